@@ -1,0 +1,133 @@
+"""The on-disk database: experiment directories of Parquet files plus a DuckDB catalog.
+
+Layout::
+
+    run.cosydb/
+        cosydb.duckdb                 catalog: one view per table, the sql/ views and macros
+        experiments/<id>/
+            experiment.parquet        one row: name, source, clock, tool and schema version
+            events-<k>.parquet        events sorted by location then seq (one file per reader)
+            metric_values-<k>.parquet
+            <definition table>.parquet, record_counts.parquet, load_warnings.parquet
+
+The catalog holds no data: its views read the Parquet files by absolute path,
+so ``duckdb run.cosydb/cosydb.duckdb`` works in the stock DuckDB shell. If the
+directory is moved, cosydb rewrites the catalog the next time it opens it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import duckdb
+import pyarrow.parquet as pq
+
+from . import SCHEMA_VERSION, __version__, sqlviews
+from .errors import CosyError
+
+CATALOG = "cosydb.duckdb"
+EXPERIMENTS = "experiments"
+
+#: Tables stored per experiment; those with several files are globbed by prefix.
+SINGLE_FILE_TABLES = (
+    "locations", "location_groups", "system_tree", "regions", "groups", "group_members",
+    "communicators", "communicator_members", "metrics", "parameters", "strings",
+    "record_counts", "load_warnings",
+)
+MULTI_FILE_TABLES = ("events", "metric_values")
+BASE_TABLES = {"experiments", *SINGLE_FILE_TABLES, *MULTI_FILE_TABLES}
+
+
+def is_database(path: Path) -> bool:
+    return (path / CATALOG).is_file()
+
+
+def experiment_dirs(root: Path) -> list[Path]:
+    """Committed experiment directories, in id order (staging directories start with '.')."""
+    base = root / EXPERIMENTS
+    if not base.is_dir():
+        return []
+    return sorted((d for d in base.iterdir() if d.is_dir() and d.name.isdigit()),
+                  key=lambda d: int(d.name))
+
+
+def _files(directory: Path, table: str) -> list[str]:
+    if table in MULTI_FILE_TABLES:
+        return sorted(str(p.resolve()) for p in directory.glob(f"{table}-*.parquet"))
+    return [str((directory / f"{table}.parquet").resolve())]
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _base_view_sql(table: str, experiments: list[tuple[int, Path]]) -> str:
+    if table == "experiments":
+        files = ", ".join(_quote(str((d / "experiment.parquet").resolve())) for _, d in experiments)
+        return f"SELECT * FROM read_parquet([{files}])"
+    parts = []
+    for experiment_id, d in experiments:
+        files = ", ".join(_quote(f) for f in _files(d, table))
+        parts.append(f"SELECT {experiment_id} AS experiment_id, * FROM read_parquet([{files}])")
+    return "\nUNION ALL\n".join(parts)
+
+
+def create_views(con: duckdb.DuckDBPyConnection, experiments: list[tuple[int, Path]]) -> None:
+    """Create the base-table views over ``(experiment id, directory)`` pairs and every object of ``sql/``."""
+    for table in sorted(BASE_TABLES):
+        con.execute(f"CREATE OR REPLACE VIEW {table} AS\n{_base_view_sql(table, experiments)}")
+    sqlviews.create_all(con, BASE_TABLES)
+
+
+def write_catalog(root: Path) -> None:
+    """(Re)write the catalog of ``root`` atomically from its experiment directories."""
+    root = root.resolve()
+    dirs = experiment_dirs(root)
+    tmp = root / f".{CATALOG}.{os.getpid()}.tmp"
+    tmp.unlink(missing_ok=True)
+    try:
+        con = duckdb.connect(str(tmp))
+        try:
+            con.execute("CREATE TABLE cosydb_catalog (root VARCHAR, schema_version INTEGER, tool_version VARCHAR)")
+            con.execute("INSERT INTO cosydb_catalog VALUES (?, ?, ?)", [str(root), SCHEMA_VERSION, __version__])
+            create_views(con, [(int(d.name), d) for d in dirs])
+        finally:
+            con.close()
+        os.replace(tmp, root / CATALOG)
+    finally:
+        tmp.unlink(missing_ok=True)
+        Path(str(tmp) + ".wal").unlink(missing_ok=True)
+
+
+def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyConnection:
+    """Open the database at ``root``, rewriting its catalog first if the directory moved."""
+    root = Path(root)
+    if not root.exists():
+        raise CosyError(root, "no such database")
+    if not is_database(root):
+        raise CosyError(root, f"not a cosydb database (no {CATALOG})")
+    catalog = str(root / CATALOG)
+    try:
+        con = duckdb.connect(catalog, read_only=True)
+        stored_root, version = con.execute("SELECT root, schema_version FROM cosydb_catalog").fetchone()
+        con.close()
+    except duckdb.Error as error:
+        raise CosyError(catalog, f"unreadable catalog ({error})") from None
+    if version != SCHEMA_VERSION:
+        raise CosyError(root, f"schema version {version}; this cosydb reads version {SCHEMA_VERSION}")
+    if stored_root != str(root.resolve()):
+        write_catalog(root)
+    return duckdb.connect(catalog, read_only=read_only)
+
+
+def next_experiment_id(root: Path) -> int:
+    dirs = experiment_dirs(root)
+    return int(dirs[-1].name) + 1 if dirs else 1
+
+
+def experiment_names(root: Path) -> set[str]:
+    names = set()
+    for d in experiment_dirs(root):
+        names.add(pq.read_table(d / "experiment.parquet", columns=["name"]).column(0)[0].as_py())
+    return names

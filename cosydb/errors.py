@@ -1,0 +1,10 @@
+"""Errors a user can cause; the CLI prints them as one line and exits with code 2."""
+
+
+class CosyError(Exception):
+    """A problem with the user's input, reported without a traceback."""
+
+    def __init__(self, path, problem):
+        self.path = str(path)
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}")

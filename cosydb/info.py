@@ -1,0 +1,31 @@
+"""``cosydb info``: what a database holds, per experiment."""
+
+from __future__ import annotations
+
+import duckdb
+
+
+def _rows(con: duckdb.DuckDBPyConnection, sql: str, params=None) -> list[dict]:
+    return con.execute(sql, params or []).to_arrow_table().to_pylist()
+
+
+def describe(con: duckdb.DuckDBPyConnection) -> list[dict]:
+    """One dict per experiment: metadata, sizes, event counts by type, warnings."""
+    result = []
+    for exp in _rows(con, "SELECT * FROM experiments ORDER BY experiment_id"):
+        eid = [exp["experiment_id"]]
+        exp["ranks"] = con.execute(
+            "SELECT count(DISTINCT rank) FROM locations WHERE experiment_id = ?", eid).fetchone()[0]
+        exp["regions"] = con.execute(
+            "SELECT count(*) FROM regions WHERE experiment_id = ?", eid).fetchone()[0]
+        exp["duration_s"] = (
+            (exp["last_time"] - exp["first_time"]) / exp["timer_resolution"]
+            if exp.get("first_time") is not None else 0.0)
+        exp["event_types"] = _rows(con, """
+            SELECT type, sum(count)::BIGINT AS count, bool_and(has_payload) AS has_payload
+            FROM record_counts WHERE experiment_id = ? GROUP BY type ORDER BY count DESC, type""", eid)
+        exp["warnings"] = _rows(con, """
+            SELECT "check", detail, sum(count)::BIGINT AS count, count(location_id) AS locations
+            FROM load_warnings WHERE experiment_id = ? GROUP BY ALL ORDER BY "check" """, eid)
+        result.append(exp)
+    return result

@@ -1,0 +1,169 @@
+"""Global OTF2 definitions as Arrow tables (locations, regions, communicators, metrics, ...).
+
+Definitions are small (thousands of rows at most), so they are read with the
+high-level ``otf2`` registry; events use the raw reader in ``otf2_events``.
+"""
+
+from __future__ import annotations
+
+import otf2
+import pyarrow as pa
+
+UNDEFINED_UINT32 = 0xFFFFFFFF
+
+
+def _ref(obj):
+    return None if obj is None else obj._ref
+
+
+def _enum(value):
+    """Enum member name, e.g. ``CollectiveOp.BCAST`` -> ``BCAST``."""
+    return None if value is None else str(value).split(".", 1)[-1]
+
+
+def _table(rows: list[dict], schema: pa.Schema) -> pa.Table:
+    return pa.Table.from_pylist(rows, schema=schema)
+
+
+LOCATIONS = pa.schema([
+    ("location_id", pa.int64()), ("name", pa.string()), ("location_type", pa.string()),
+    ("location_group_id", pa.int32()), ("rank", pa.int32()), ("thread", pa.int32()),
+    ("number_of_events", pa.int64()),
+])
+LOCATION_GROUPS = pa.schema([
+    ("location_group_id", pa.int32()), ("name", pa.string()), ("group_type", pa.string()),
+    ("system_tree_node_id", pa.int32()), ("rank", pa.int32()),
+])
+SYSTEM_TREE = pa.schema([
+    ("system_tree_node_id", pa.int32()), ("name", pa.string()), ("class_name", pa.string()),
+    ("parent_id", pa.int32()),
+])
+REGIONS = pa.schema([
+    ("region_id", pa.int32()), ("name", pa.string()), ("canonical_name", pa.string()),
+    ("description", pa.string()), ("role", pa.string()), ("paradigm", pa.string()),
+    ("flags", pa.string()), ("source_file", pa.string()), ("begin_line", pa.int32()),
+    ("end_line", pa.int32()),
+])
+GROUPS = pa.schema([
+    ("group_id", pa.int32()), ("name", pa.string()), ("group_type", pa.string()),
+    ("paradigm", pa.string()), ("size", pa.int32()),
+])
+GROUP_MEMBERS = pa.schema([
+    ("group_id", pa.int32()), ("position", pa.int32()), ("member_id", pa.int64()),
+])
+COMMUNICATORS = pa.schema([
+    ("comm_id", pa.int32()), ("name", pa.string()), ("group_id", pa.int32()),
+    ("parent_id", pa.int32()), ("paradigm", pa.string()), ("size", pa.int32()),
+    ("is_self", pa.bool_()),
+])
+COMMUNICATOR_MEMBERS = pa.schema([
+    ("comm_id", pa.int32()), ("comm_rank", pa.int32()), ("location_id", pa.int64()),
+])
+METRICS = pa.schema([
+    ("metric_id", pa.int32()), ("metric_kind", pa.string()), ("member_index", pa.int32()),
+    ("member_id", pa.int32()), ("name", pa.string()), ("description", pa.string()),
+    ("metric_type", pa.string()), ("metric_mode", pa.string()), ("value_type", pa.string()),
+    ("base", pa.string()), ("exponent", pa.int64()), ("unit", pa.string()),
+    ("occurrence", pa.string()),
+])
+PARAMETERS = pa.schema([
+    ("parameter_id", pa.int32()), ("name", pa.string()), ("parameter_type", pa.string()),
+])
+STRINGS = pa.schema([("string_id", pa.int32()), ("text", pa.string())])
+
+
+def _location_ranks(defs) -> dict[int, int]:
+    """Map location group id -> MPI rank, from the MPI ``COMM_LOCATIONS`` group.
+
+    Without MPI the rank is the position of the location group.
+    """
+    for group in defs.groups:
+        if group.group_type == otf2.GroupType.COMM_LOCATIONS and group.paradigm == otf2.Paradigm.MPI:
+            return {loc.group._ref: rank for rank, loc in enumerate(group.members)}
+    return {lg._ref: i for i, lg in enumerate(defs.location_groups)}
+
+
+def _metric_rows(defs) -> list[dict]:
+    rows = []
+    for metric in defs.metrics:  # metric classes and instances share one id space
+        if isinstance(metric, otf2.definitions.MetricInstance):
+            kind, members, occurrence = "instance", metric.metric_class.members, metric.metric_class.occurrence
+        else:
+            kind, members, occurrence = "class", metric.members, metric.occurrence
+        for i, m in enumerate(members):
+            rows.append(dict(
+                metric_id=metric._ref, metric_kind=kind, member_index=i, member_id=m._ref,
+                name=m.name, description=m.description, metric_type=_enum(m.metric_type),
+                metric_mode=_enum(m.metric_mode), value_type=_enum(m.value_type),
+                base=_enum(m.base), exponent=m.exponent, unit=m.unit,
+                occurrence=_enum(occurrence),
+            ))
+    return rows
+
+
+def read_definitions(defs) -> dict[str, pa.Table]:
+    """Convert an ``otf2`` definition registry into the catalog's definition tables."""
+    ranks = _location_ranks(defs)
+    thread_index: dict[int, int] = {}
+    locations = []
+    for loc in sorted(defs.locations, key=lambda x: x._ref):
+        group = _ref(loc.group)
+        thread = thread_index.get(group, 0)
+        thread_index[group] = thread + 1
+        locations.append(dict(
+            location_id=loc._ref, name=loc.name, location_type=_enum(loc.type),
+            location_group_id=group, rank=ranks.get(group), thread=thread,
+            number_of_events=loc.number_of_events,
+        ))
+    location_groups = [
+        dict(location_group_id=lg._ref, name=lg.name, group_type=_enum(lg.location_group_type),
+             system_tree_node_id=_ref(lg.system_tree_parent), rank=ranks.get(lg._ref))
+        for lg in defs.location_groups
+    ]
+    system_tree = [
+        dict(system_tree_node_id=n._ref, name=n.name, class_name=n.class_name, parent_id=_ref(n.parent))
+        for n in defs.system_tree_nodes
+    ]
+    regions = [
+        dict(region_id=r._ref, name=r.name, canonical_name=r.canonical_name,
+             description=r.description, role=_enum(r.region_role), paradigm=_enum(r.paradigm),
+             flags=_enum(r.region_flags), source_file=r.source_file,
+             begin_line=r.begin_line_number, end_line=r.end_line_number)
+        for r in defs.regions
+    ]
+    groups, group_members = [], []
+    for g in defs.groups:
+        members = g.members or ()
+        groups.append(dict(group_id=g._ref, name=g.name, group_type=_enum(g.group_type),
+                           paradigm=_enum(g.paradigm), size=len(members)))
+        group_members += [dict(group_id=g._ref, position=i, member_id=m._ref)
+                          for i, m in enumerate(members)]
+    communicators, comm_members = [], []
+    for c in defs.comms:
+        group = c.group
+        is_self = group is not None and group.group_type == otf2.GroupType.COMM_SELF
+        members = () if group is None or is_self else group.members
+        communicators.append(dict(
+            comm_id=c._ref, name=c.name, group_id=_ref(group), parent_id=_ref(c.parent),
+            paradigm=_enum(group.paradigm) if group is not None else None,
+            size=1 if is_self else len(members), is_self=is_self,
+        ))
+        # COMM_GROUP members are resolved to locations in communicator rank order.
+        comm_members += [dict(comm_id=c._ref, comm_rank=i, location_id=m._ref)
+                         for i, m in enumerate(members)]
+    parameters = [dict(parameter_id=p._ref, name=p.name, parameter_type=_enum(p.parameter_type))
+                  for p in defs.parameters]
+    strings = [dict(string_id=s._ref, text=s.name) for s in defs.strings]
+    return {
+        "locations": _table(locations, LOCATIONS),
+        "location_groups": _table(location_groups, LOCATION_GROUPS),
+        "system_tree": _table(system_tree, SYSTEM_TREE),
+        "regions": _table(regions, REGIONS),
+        "groups": _table(groups, GROUPS),
+        "group_members": _table(group_members, GROUP_MEMBERS),
+        "communicators": _table(communicators, COMMUNICATORS),
+        "communicator_members": _table(comm_members, COMMUNICATOR_MEMBERS),
+        "metrics": _table(_metric_rows(defs), METRICS),
+        "parameters": _table(parameters, PARAMETERS),
+        "strings": _table(strings, STRINGS),
+    }

@@ -1,0 +1,57 @@
+-- The call-path tree: one row per distinct call path of an experiment.
+-- path is the region names from the root down joined by '/', e.g.
+-- 'prog/main/solver/MPI_Recv'; callpath_id numbers the paths of an
+-- experiment in path order; depth 1 is a root.
+with recursive distinct_paths as (
+    select distinct experiment_id, path_hash, parent_hash, region_id
+    from {{ ref('instance_paths') }}
+),
+
+named as (
+    select
+        p.experiment_id,
+        p.path_hash,
+        p.parent_hash,
+        p.region_id,
+        1 as depth,
+        r.name as path
+    from distinct_paths as p
+    join {{ ref('regions') }} as r
+        on p.experiment_id = r.experiment_id and p.region_id = r.region_id
+    where p.parent_hash is null
+
+    union all
+
+    select
+        p.experiment_id,
+        p.path_hash,
+        p.parent_hash,
+        p.region_id,
+        n.depth + 1 as depth,
+        n.path || '/' || r.name as path
+    from distinct_paths as p
+    join named as n
+        on p.experiment_id = n.experiment_id and p.parent_hash = n.path_hash
+    join {{ ref('regions') }} as r
+        on p.experiment_id = r.experiment_id and p.region_id = r.region_id
+),
+
+numbered as (
+    select
+        *,
+        row_number() over (partition by experiment_id order by path) as callpath_id
+    from named
+)
+
+select
+    child.experiment_id,
+    child.callpath_id,
+    parent.callpath_id as parent_id,
+    child.region_id,
+    child.depth,
+    child.path,
+    child.path_hash
+from numbered as child
+left join numbered as parent
+    on child.experiment_id = parent.experiment_id
+    and child.parent_hash = parent.path_hash

@@ -1,0 +1,74 @@
+-- Classification of every region, from its role, paradigm and name; the
+-- ASL MPI data model (report §2.3.1): MPISyncFunc, MPICommFunc
+-- (MPIp2pFunc with type/mode/semantics, MPICollFunc with type), MPIioFunc.
+--
+-- mpi_class: 'p2p' (point-to-point calls and the Test/Wait family),
+-- 'collective' (all collectives but barriers), 'sync' (MPI_Barrier,
+-- MPI_Ibarrier), 'io' (MPI_File_*), 'rma' (one-sided), 'management'
+-- (every other MPI function); NULL for non-MPI regions.
+-- is_comm/is_sync/is_io: the ASL CommTime/SyncTime/IoTime categories.
+-- p2p_type: 'send', 'recv', 'sendrecv' or 'completion' (Wait/Test family);
+-- p2p_mode: 'standard', 'buffered', 'synchronous', 'ready';
+-- is_blocking: false for MPI_I* and MPI_Test*.
+-- coll_type: 'barrier', 'one2all', 'all2one', 'all2all', 'scan'.
+with r as (
+    select * from {{ ref('regions') }}
+),
+
+classified as (
+    select
+        experiment_id,
+        region_id,
+        name,
+        role,
+        paradigm,
+        case
+            when paradigm <> 'MPI' then null
+            when role = 'BARRIER' or name in ('MPI_Barrier', 'MPI_Ibarrier') then 'sync'
+            when role like 'COLL_%' then 'collective'
+            when role in ('FILE_IO', 'FILE_IO_METADATA') or name like 'MPI\_File\_%' escape '\'
+                then 'io'
+            when role in ('RMA', 'ATOMIC') or name like 'MPI\_Win\_%' escape '\' then 'rma'
+            when role = 'POINT2POINT'
+                or regexp_matches(name, '^MPI_(I?[bsr]?send|I?recv|Sendrecv(_replace)?|Wait(all|any|some)?|Test(all|any|some)?|I?m?probe|I?mrecv|Start(all)?|Request_free|Cancel|[BSR]?send_init|Recv_init)$')
+                then 'p2p'
+            else 'management'
+        end as mpi_class,
+        case
+            when paradigm <> 'MPI' then null
+            when regexp_matches(name, '^MPI_Sendrecv') then 'sendrecv'
+            when regexp_matches(name, '^MPI_I?[BSR]?send$|^MPI_I[bsr]send$') then 'send'
+            when regexp_matches(name, '^MPI_I?m?recv$') then 'recv'
+            when regexp_matches(name, '^MPI_(Wait|Test)') then 'completion'
+        end as p2p_type,
+        case
+            when paradigm <> 'MPI' then null
+            when regexp_matches(name, '^MPI_I?[Bb]send') then 'buffered'
+            when regexp_matches(name, '^MPI_I?[Ss]send') then 'synchronous'
+            when regexp_matches(name, '^MPI_I?[Rr]send') then 'ready'
+            when regexp_matches(name, '^MPI_I?(send|recv|Send|Recv|Sendrecv)') then 'standard'
+        end as p2p_mode,
+        case
+            when paradigm <> 'MPI' then null
+            else not (
+                regexp_matches(name, '^MPI_I[a-z]') and name not like 'MPI\_Init%' escape '\'
+                or name like 'MPI\_Test%' escape '\'
+            )
+        end as is_blocking,
+        case
+            when paradigm <> 'MPI' then null
+            when role = 'BARRIER' then 'barrier'
+            when role = 'COLL_ONE2ALL' then 'one2all'
+            when role = 'COLL_ALL2ONE' then 'all2one'
+            when role = 'COLL_ALL2ALL' then 'all2all'
+            when role = 'COLL_OTHER' then 'scan'
+        end as coll_type
+    from r
+)
+
+select
+    *,
+    coalesce(mpi_class in ('p2p', 'collective', 'rma'), false) as is_comm,
+    coalesce(mpi_class = 'sync', false) as is_sync,
+    coalesce(mpi_class = 'io', false) as is_io
+from classified

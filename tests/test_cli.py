@@ -1,0 +1,58 @@
+"""The user's commands end to end: load, info, sql, several experiments, the DuckDB shell."""
+
+import json
+import shutil
+import subprocess
+import sys
+
+from cosydb.fixtures.generator import TraceBuilder
+
+from test_errors_and_atomicity import cosydb
+
+
+def trace(tmp_path, name, work):
+    b = TraceBuilder(2)
+    for r in range(2):
+        with b[r].open("main", 0, 1000):
+            b[r].region("work", 0, work)
+    return b.write(tmp_path / name).parent
+
+
+def test_two_experiments_in_one_database(tmp_path):
+    db = tmp_path / "both.cosydb"
+    assert cosydb("load", trace(tmp_path, "a", 100), "--db", db, "--name", "short").returncode == 0
+    assert cosydb("load", trace(tmp_path, "b", 700), "--db", db, "--name", "long").returncode == 0
+    dup = cosydb("load", trace(tmp_path, "c", 1), "--db", db, "--name", "long")
+    assert dup.returncode == 2 and "already holds an experiment named 'long'" in dup.stderr
+    result = cosydb("sql", db, """
+        SELECT x.name, sum(i.excl_s) * 1e9 AS work_ns FROM region_instances i
+        JOIN experiments x USING (experiment_id) JOIN regions r USING (experiment_id, region_id)
+        WHERE r.name = 'work' GROUP BY x.name ORDER BY x.name""", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert [(r["name"], round(r["work_ns"])) for r in json.loads(result.stdout)] == [("long", 1400), ("short", 200)]
+    info = cosydb("info", db)
+    assert "experiment 1: short" in info.stdout and "experiment 2: long" in info.stdout
+    assert "no warnings" in info.stdout
+
+
+def test_default_database_path_and_moved_database(tmp_path):
+    run = trace(tmp_path, "myrun", 10)
+    work = tmp_path / "cwd"
+    work.mkdir()
+    assert cosydb("load", run / "traces.otf2", cwd=work).returncode == 0
+    assert (work / "myrun.cosydb" / "cosydb.duckdb").exists()
+    moved = tmp_path / "elsewhere.cosydb"
+    shutil.move(work / "myrun.cosydb", moved)
+    result = cosydb("sql", moved, "SELECT count(*) AS n FROM events", "--format", "csv")
+    assert result.returncode == 0 and result.stdout.splitlines()[1] == "12"  # 2 ranks x (program, main, work) x (enter, leave)
+
+
+def test_stock_duckdb_shell_opens_the_catalog(tmp_path):
+    db = tmp_path / "x.cosydb"
+    assert cosydb("load", trace(tmp_path, "a", 10), "--db", db).returncode == 0
+    shell = shutil.which("duckdb") or str(__import__("pathlib").Path(sys.executable).with_name("duckdb"))
+    result = subprocess.run([shell, "-csv", str(db / "cosydb.duckdb"),
+                             "SELECT count(*) AS n FROM region_instances"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["n", "6"]  # 2 ranks x (program root, main, work)

@@ -1,0 +1,91 @@
+"""Bad input: one line naming the file, exit code 2, and no half-written database."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cosydb.fixtures.generator import TraceBuilder
+
+from conftest import real_trace
+
+
+COSYDB = str(Path(sys.executable).with_name("cosydb"))  # the installed console script
+
+
+def cosydb(*args, cwd=None):
+    return subprocess.run([COSYDB, *map(str, args)], capture_output=True, text=True, cwd=cwd)
+
+
+def small_trace(tmp_path):
+    b = TraceBuilder(2)
+    for r in range(2):
+        with b[r].open("main", 0, 1000):
+            b[r].region("work", 10, 900)
+    return b.write(tmp_path / "run").parent
+
+
+def assert_clean_failure(result, needle):
+    assert result.returncode == 2, result
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_missing_file(tmp_path):
+    result = cosydb("load", tmp_path / "nope" / "traces.otf2", "--db", tmp_path / "x.cosydb")
+    assert_clean_failure(result, "nope/traces.otf2: no such file or directory")
+    assert not (tmp_path / "x.cosydb").exists()
+
+
+def test_directory_without_anchor(tmp_path):
+    (tmp_path / "empty").mkdir()
+    result = cosydb("load", tmp_path / "empty", "--db", tmp_path / "x.cosydb")
+    assert_clean_failure(result, "empty: directory holds no traces.otf2 anchor file")
+
+
+def test_garbage_bytes(tmp_path):
+    run = small_trace(tmp_path)
+    (run / "traces.otf2").write_bytes(b"\x00garbage" * 40)
+    result = cosydb("load", run, "--db", tmp_path / "x.cosydb")
+    assert_clean_failure(result, "traces.otf2: not a readable OTF2 archive")
+    assert not (tmp_path / "x.cosydb").exists()
+
+
+def test_missing_definition_file(tmp_path):
+    run = small_trace(tmp_path)
+    (run / "traces.def").unlink()
+    result = cosydb("load", run, "--db", tmp_path / "x.cosydb")
+    assert_clean_failure(result, "traces.def: global definition file is missing")
+
+
+def test_truncated_event_file_leaves_existing_database_untouched(tmp_path):
+    good = small_trace(tmp_path)
+    db = tmp_path / "x.cosydb"
+    assert cosydb("load", good, "--db", db).returncode == 0
+    before = sorted(p.relative_to(db) for p in db.rglob("*"))
+    catalog = (db / "cosydb.duckdb").read_bytes()
+    bad = tmp_path / "bad"
+    shutil.copytree(real_trace("scorep-late_sender"), bad)
+    evt = bad / "traces" / "1.evt"
+    evt.chmod(0o644)
+    evt.write_bytes(evt.read_bytes()[: evt.stat().st_size // 2])
+    result = cosydb("load", bad, "--db", db)
+    assert_clean_failure(result, "1.evt")
+    assert sorted(p.relative_to(db) for p in db.rglob("*")) == before
+    assert (db / "cosydb.duckdb").read_bytes() == catalog
+
+
+def test_not_a_database(tmp_path):
+    result = cosydb("info", tmp_path)
+    assert_clean_failure(result, "not a cosydb database")
+    result = cosydb("sql", tmp_path / "missing.cosydb", "SELECT 1")
+    assert_clean_failure(result, "no such database")
+
+
+def test_bad_sql_is_one_line(tmp_path):
+    db = tmp_path / "x.cosydb"
+    assert cosydb("load", small_trace(tmp_path), "--db", db).returncode == 0
+    assert_clean_failure(cosydb("sql", db, "SELEKT 1"), "Parser Error")

@@ -1,0 +1,92 @@
+"""Region instances, enterptr and call paths against constructed timings."""
+
+import pytest
+
+from cosydb.fixtures.generator import TraceBuilder
+
+from conftest import load_built, rows
+
+
+def nested_run():
+    b = TraceBuilder(2)
+    with b[0].open("main", 100, 1100):
+        with b[0].open("solve", 200, 900):
+            b[0].region("work", 210, 500)
+            b[0].region("work", 520, 880)
+        b[0].region("output", 950, 1000)
+    with b[1].open("main", 100, 1200):
+        with b[1].open("solve", 150, 1150):
+            with b[1].open("work", 160, 1100):  # recursion: work inside work
+                b[1].region("work", 170, 175)
+    return b
+
+
+def test_instances_match_constructed_times(tmp_path):
+    b = nested_run()
+    con = load_built(b, tmp_path)
+    got = {
+        (r["path"], r["rank"]): r
+        for r in rows(con, """
+            SELECT c.path, l.rank, count(*) AS visits,
+                   sum(i.incl_s) AS incl_s, sum(i.excl_s) AS excl_s
+            FROM region_instances i
+            JOIN callpaths c USING (experiment_id, callpath_id)
+            JOIN locations l USING (experiment_id, location_id)
+            GROUP BY ALL""")
+    }
+    expected = b.expected_paths()
+    assert set(got) == set(expected)
+    for key, exp in expected.items():
+        assert got[key]["visits"] == exp["visits"], key
+        assert got[key]["incl_s"] == pytest.approx(exp["incl_ticks"] * 1e-9, abs=1e-15), key
+        assert got[key]["excl_s"] == pytest.approx(exp["excl_ticks"] * 1e-9, abs=1e-15), key
+    # spot check by hand: solve on rank 0 runs 700 ticks, of which work takes 290 + 360
+    assert got[("prog/main/solve", 0)]["excl_s"] == pytest.approx(50e-9)
+    assert got[("prog/main/solve/work/work", 1)]["visits"] == 1
+
+
+def test_callpath_tree(tmp_path):
+    con = load_built(nested_run(), tmp_path)
+    paths = {r["path"]: r for r in rows(con, "SELECT * FROM callpaths")}
+    assert paths["prog"]["parent_id"] is None and paths["prog"]["depth"] == 1
+    assert paths["prog/main/solve/work"]["parent_id"] == paths["prog/main/solve"]["callpath_id"]
+    assert paths["prog/main/solve/work/work"]["depth"] == 5
+    ids = [r["callpath_id"] for r in paths.values()]
+    assert sorted(ids) == list(range(1, len(ids) + 1))
+
+
+def test_enterptr_follows_the_seed_definition(tmp_path):
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 100):
+        b[0].mpi_send(10, 20, dst=1, tag=0, nbytes=4)
+        b[0].region("work", 30, 40)
+    with b[1].open("main", 0, 100):
+        b[1].mpi_recv(5, 25, src=0, tag=0, nbytes=4)
+    con = load_built(b, tmp_path)
+    ev = rows(con, """
+        SELECT e.seq, e.type, r.name, p.enterptr
+        FROM enterptr p JOIN events e USING (experiment_id, location_id, seq)
+        LEFT JOIN regions r ON r.experiment_id = e.experiment_id AND r.region_id = e.region_id
+        WHERE e.location_id = 0 ORDER BY e.seq""")
+    by_seq = {e["seq"]: e for e in ev}
+    seq_of = {(e["type"], e["name"]): e["seq"] for e in ev}
+    program_begin = by_seq[1]
+    assert program_begin["type"] == "PROGRAM_BEGIN" and program_begin["enterptr"] is None
+    main_enter = seq_of[("ENTER", "main")]
+    send_enter = seq_of[("ENTER", "MPI_Send")]
+    assert by_seq[main_enter]["enterptr"] == 1                       # Enter -> caller (program root)
+    assert by_seq[send_enter]["enterptr"] == main_enter              # Enter -> caller
+    assert by_seq[seq_of[("MPI_SEND", None)]]["enterptr"] == send_enter   # send -> enclosing call
+    assert by_seq[seq_of[("LEAVE", "MPI_Send")]]["enterptr"] == send_enter  # Leave -> own Enter
+    assert by_seq[seq_of[("ENTER", "work")]]["enterptr"] == main_enter  # after a sibling's Leave
+
+
+def test_region_stack_macro(tmp_path):
+    con = load_built(nested_run(), tmp_path)
+    stack = rows(con, """
+        SELECT r.name FROM region_stack(1, 0, (SELECT global_offset FROM experiments) + 300) s
+        JOIN regions r USING (experiment_id, region_id) ORDER BY s.depth""")
+    assert [s["name"] for s in stack] == ["prog", "main", "solve", "work"]
+    # at the Leave time of 'work' (500 ticks after offset 100 -> 400) the instance is no longer open
+    left = rows(con, "SELECT count(*) AS n FROM region_stack(1, 0, (SELECT global_offset FROM experiments) + 400)")
+    assert left[0]["n"] == 3
