@@ -9,6 +9,7 @@ Layout::
             events-<k>.parquet        events sorted by location then seq (one file per reader)
             metric_values-<k>.parquet
             <definition table>.parquet, record_counts.parquet, load_warnings.parquet
+            <derived table>.parquet   sql/ objects materialised at load (region_instances, ...)
 
 The catalog holds no data: its views read the Parquet files by absolute path,
 so ``duckdb run.cosydb/cosydb.duckdb`` works in the stock DuckDB shell. If the
@@ -36,7 +37,11 @@ SINGLE_FILE_TABLES = (
     "record_counts", "load_warnings",
 )
 MULTI_FILE_TABLES = ("events", "metric_values")
-BASE_TABLES = {"experiments", *SINGLE_FILE_TABLES, *MULTI_FILE_TABLES}
+#: What a loader writes.
+RAW_TABLES = {"experiments", *SINGLE_FILE_TABLES, *MULTI_FILE_TABLES}
+#: The sql/ objects computed once per experiment at load and stored as Parquet.
+DERIVED_TABLES = tuple(sqlviews.table_names(RAW_TABLES))
+BASE_TABLES = RAW_TABLES | set(DERIVED_TABLES)
 
 
 def is_database(path: Path) -> bool:
@@ -73,10 +78,15 @@ def _base_view_sql(table: str, experiments: list[tuple[int, Path]]) -> str:
     return "\nUNION ALL\n".join(parts)
 
 
+def create_table_view(con: duckdb.DuckDBPyConnection, table: str, experiments: list[tuple[int, Path]]) -> None:
+    """A view named ``table`` over its Parquet files in the experiment directories."""
+    con.execute(f"CREATE OR REPLACE VIEW {table} AS\n{_base_view_sql(table, experiments)}")
+
+
 def create_views(con: duckdb.DuckDBPyConnection, experiments: list[tuple[int, Path]]) -> None:
-    """Create the base-table views over ``(experiment id, directory)`` pairs and every object of ``sql/``."""
+    """Create the stored-table views over ``(experiment id, directory)`` pairs and every object of ``sql/``."""
     for table in sorted(BASE_TABLES):
-        con.execute(f"CREATE OR REPLACE VIEW {table} AS\n{_base_view_sql(table, experiments)}")
+        create_table_view(con, table, experiments)
     sqlviews.create_all(con, BASE_TABLES)
 
 

@@ -1,21 +1,29 @@
-"""Render the SQL files of ``sql/`` and create them as views in dependency order.
+"""Render the SQL files of ``sql/`` and create them in dependency order.
 
 Each file ``sql/<name>.sql`` defines one object called ``<name>``: a SELECT
-(created as a view) or, when the file starts with ``-- macro:``, the body of a
-``CREATE MACRO`` statement. Files name the objects they use as
-``{{ ref('name') }}``; the references form the dependency graph, so objects
-are created parents first and a missing or cyclic reference is an error.
+or, when the file starts with ``-- macro:``, the body of a ``CREATE MACRO``
+statement. Files name the objects they use as ``{{ ref('name') }}``; the
+references form the dependency graph, so objects are created parents first
+and a missing or cyclic reference is an error.
+
+A SELECT is a view unless it declares ``{{ config(materialized='table') }}``
+(as in dbt): then ``cosydb load`` evaluates it once per experiment and stores
+the result as ``<name>.parquet`` beside the events, and the catalog reads
+that file. Heavy enhancement steps (region stack, call paths, message
+matching) are materialised so that queries over them are fast.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Callable
 
 import duckdb
 import jinja2
 
 _ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+MATERIALIZATIONS = ("view", "table")
 
 
 @dataclass
@@ -25,6 +33,11 @@ class SqlObject:
     kind: str  # "view" or "macro"
     refs: list[str] = field(default_factory=list)
     sql: str = ""
+    materialized: str = "view"
+
+    @property
+    def is_table(self) -> bool:
+        return self.kind == "view" and self.materialized == "table"
 
 
 def _render(obj: SqlObject, known: set[str]) -> None:
@@ -35,11 +48,18 @@ def _render(obj: SqlObject, known: set[str]) -> None:
             obj.refs.append(name)
         return name
 
-    obj.sql = _ENV.from_string(obj.source).render(ref=ref)
+    def config(materialized: str = "view") -> str:
+        if materialized not in MATERIALIZATIONS:
+            raise ValueError(f"sql/{obj.name}.sql: materialized must be one of {MATERIALIZATIONS}")
+        obj.materialized = materialized
+        return ""
+
+    obj.refs = []
+    obj.sql = _ENV.from_string(obj.source).render(ref=ref, config=config).strip().rstrip(";")
 
 
 def load_objects(package: str = "cosydb.sql") -> dict[str, SqlObject]:
-    """All SQL objects of a package directory, keyed by name."""
+    """All SQL objects of a package directory, keyed by name (not yet rendered)."""
     objects = {}
     for entry in sorted(resources.files(package).iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".sql"):
@@ -76,13 +96,34 @@ def ordered(objects: dict[str, SqlObject], base_tables: set[str]) -> list[SqlObj
     return result
 
 
-def create_all(con: duckdb.DuckDBPyConnection, base_tables: set[str], package: str = "cosydb.sql") -> list[str]:
-    """Create every object of ``package`` on ``con``; returns their names in creation order."""
+def table_names(base_tables: set[str], package: str = "cosydb.sql") -> list[str]:
+    """Names of the objects of ``package`` materialised as tables, parents first."""
+    return [o.name for o in ordered(load_objects(package), base_tables) if o.is_table]
+
+
+def create(con: duckdb.DuckDBPyConnection, obj: SqlObject) -> None:
+    """Create one rendered object on ``con`` as a macro or a view."""
+    if obj.kind == "macro":
+        con.execute(f"CREATE OR REPLACE MACRO {obj.sql}")
+    else:
+        con.execute(f"CREATE OR REPLACE VIEW {obj.name} AS\n{obj.sql}")
+
+
+def create_all(con: duckdb.DuckDBPyConnection, base_tables: set[str], package: str = "cosydb.sql",
+               materialize: Callable[[SqlObject], None] | None = None) -> list[str]:
+    """Create every object of ``package`` on ``con``; returns their names in creation order.
+
+    Objects materialised as tables are passed to ``materialize`` when given
+    (which must leave a relation of that name on ``con``), and otherwise
+    skipped: the caller has already made them available as base tables.
+    """
     names = []
     for obj in ordered(load_objects(package), base_tables):
-        if obj.kind == "macro":
-            con.execute(f"CREATE OR REPLACE MACRO {obj.sql.strip().rstrip(';')}")
+        if obj.is_table:
+            if materialize is None:
+                continue
+            materialize(obj)
         else:
-            con.execute(f"CREATE OR REPLACE VIEW {obj.name} AS\n{obj.sql.strip().rstrip(';')}")
+            create(con, obj)
         names.append(obj.name)
     return names

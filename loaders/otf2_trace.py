@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -83,8 +84,10 @@ def load_trace(source, out_dir: Path, workers: int | None = None) -> dict:
     """Read the archive at ``source`` into Parquet files under ``out_dir``.
 
     Returns the experiment metadata, the definition tables, the list of event
-    and metric-value files, record counts and warnings found while reading.
+    and metric-value files, record counts, warnings found while reading and
+    the wall-clock seconds of the definitions and events phases.
     """
+    started = time.perf_counter()
     anchor = resolve_anchor(source)
     reader = _open_reader(anchor)
     try:
@@ -103,6 +106,8 @@ def load_trace(source, out_dir: Path, workers: int | None = None) -> dict:
     if not sizes:
         raise CosyError(anchor, "the archive defines no locations")
 
+    phase_seconds = {"definitions": time.perf_counter() - started}
+    started = time.perf_counter()
     total = sum(sizes.values())
     if workers is None:
         workers = 1 if total < PARALLEL_THRESHOLD else min(2, os.cpu_count() or 1)
@@ -147,5 +152,6 @@ def load_trace(source, out_dir: Path, workers: int | None = None) -> dict:
         last_time=max(t[1] for t in times) if times else None,
     )
     tables["record_counts"] = record_counts
+    phase_seconds["events"] = time.perf_counter() - started
     return dict(meta=meta, tables=tables, event_files=event_files, metric_files=metric_files,
-                warnings=warnings)
+                warnings=warnings, phase_seconds=phase_seconds)

@@ -6,6 +6,7 @@
 -- call_*: Enter (E) / Leave (L) of the collective call holding them.
 -- root_location_id: the root translated from its communicator rank.
 -- *_time raw ticks, *_s seconds since the global offset.
+{{ config(materialized='table') }}
 with ends as (
     select
         experiment_id, location_id, seq, time, comm_id, coll_op, root,
@@ -80,10 +81,10 @@ select
     calls.call_callpath_id,
     calls.call_enter_time,
     calls.call_leave_time,
-    (n.begin_time::bigint - clock.global_offset) / clock.timer_resolution as begin_s,
-    (n.time::bigint - clock.global_offset) / clock.timer_resolution as end_s,
-    (calls.call_enter_time::bigint - clock.global_offset) / clock.timer_resolution as call_enter_s,
-    (calls.call_leave_time::bigint - clock.global_offset) / clock.timer_resolution as call_leave_s
+    {{ ref('ticks_to_s') }}(n.begin_time, clock.global_offset, clock.timer_resolution) as begin_s,
+    {{ ref('ticks_to_s') }}(n.time, clock.global_offset, clock.timer_resolution) as end_s,
+    {{ ref('ticks_to_s') }}(calls.call_enter_time, clock.global_offset, clock.timer_resolution) as call_enter_s,
+    {{ ref('ticks_to_s') }}(calls.call_leave_time, clock.global_offset, clock.timer_resolution) as call_leave_s
 from numbered as n
 join comms
     on n.experiment_id = comms.experiment_id and n.comm_id = comms.comm_id

@@ -1,12 +1,10 @@
--- The call path of every region instance, as a hash of the region ids from the
--- root down (path_hash) and the hash of its caller's path (parent_hash).
--- Walks the call tree from the top-level instances down, one level per step.
+-- Every region instance of instance_tree with the hash of its call path:
+-- path_hash hashes the region ids from the root down, parent_hash is the
+-- caller's path_hash (NULL at the top). Walks the call tree from the
+-- top-level instances down, one level per step.
 with recursive paths as (
     select
-        experiment_id,
-        location_id,
-        enter_seq,
-        region_id,
+        *,
         hash(region_id) as path_hash,
         null::ubigint as parent_hash
     from {{ ref('instance_tree') }}
@@ -15,10 +13,7 @@ with recursive paths as (
     union all
 
     select
-        child.experiment_id,
-        child.location_id,
-        child.enter_seq,
-        child.region_id,
+        child.*,
         hash(parent.path_hash, child.region_id) as path_hash,
         parent.path_hash as parent_hash
     from {{ ref('instance_tree') }} as child

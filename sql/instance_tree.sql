@@ -1,46 +1,41 @@
 -- One row per region instance (an Enter with its matching Leave), with the
 -- instance that called it. Times are raw ticks; region_instances adds seconds.
--- leave_seq/leave_time are NULL for an instance whose Leave is missing.
-with levels as (
-    select * from {{ ref('event_levels') }}
-    where region_event is not null
-),
-
-paired as (
+--
+-- Matching: at one level of one location, region events alternate Enter,
+-- Leave, Enter, ... so an Enter's Leave is the next region event at its level
+-- (none, or another Enter, when the instance is never left: leave_* NULL).
+-- Caller: the latest Enter one level up before this Enter (the instance open
+-- on R^l when this one was entered; NULL for a top-level instance).
+{{ config(materialized='table') }}
+with paired as (
     select
-        experiment_id,
-        location_id,
-        own_enter_seq as enter_seq,
-        any_value(region_id) filter (where region_event = 'ENTER') as region_id,
-        any_value(level) filter (where region_event = 'ENTER') as depth,
-        any_value(time) filter (where region_event = 'ENTER') as enter_time,
-        any_value(seq) filter (where region_event = 'LEAVE') as leave_seq,
-        any_value(time) filter (where region_event = 'LEAVE') as leave_time,
-        any_value(region_id) filter (where region_event = 'LEAVE') as leave_region_id
-    from levels
-    where own_enter_seq is not null
-    group by all
+        *,
+        lead(region_event) over next_at_level as next_event,
+        lead(seq) over next_at_level as next_seq,
+        lead(time) over next_at_level as next_time,
+        lead(region_id) over next_at_level as next_region_id
+    from {{ ref('region_events') }}
+    window next_at_level as (partition by experiment_id, location_id, level order by seq)
 ),
 
-pointers as (
-    select experiment_id, location_id, seq, enterptr as caller_seq
-    from {{ ref('enterptr') }}
-    where region_event = 'ENTER'
+enters as (
+    select * from paired where region_event = 'ENTER'
 )
 
 select
-    paired.experiment_id,
-    paired.location_id,
-    paired.enter_seq,
-    paired.leave_seq,
-    paired.region_id,
-    paired.leave_region_id,
-    paired.depth,
-    pointers.caller_seq,
-    paired.enter_time,
-    paired.leave_time
-from paired
-join pointers
-    on paired.experiment_id = pointers.experiment_id
-    and paired.location_id = pointers.location_id
-    and paired.enter_seq = pointers.seq
+    child.experiment_id,
+    child.location_id,
+    child.seq as enter_seq,
+    case when child.next_event = 'LEAVE' then child.next_seq end as leave_seq,
+    child.region_id,
+    case when child.next_event = 'LEAVE' then child.next_region_id end as leave_region_id,
+    child.level as depth,
+    caller.seq as caller_seq,
+    child.time as enter_time,
+    case when child.next_event = 'LEAVE' then child.next_time end as leave_time
+from enters as child
+asof left join (select experiment_id, location_id, level, seq from enters) as caller
+    on child.experiment_id = caller.experiment_id
+    and child.location_id = caller.location_id
+    and child.level - 1 = caller.level
+    and child.seq > caller.seq

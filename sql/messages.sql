@@ -13,19 +13,30 @@
 -- the receive (MPI_Recv itself, or the MPI_Irecv holding MPI_IRECV_REQUEST).
 -- A send without receive has NULL recv_* columns and vice versa.
 -- Times: *_time raw ticks, *_s seconds since the global offset.
-with p2p as (
+{{ config(materialized='table') }}
+{%- set call_columns = ['region_id', 'callpath_id', 'enter_time', 'leave_time'] %}
+-- The point-to-point and request events, each with the call holding it.
+with mpi_events as (
     select
-        e.experiment_id,
-        e.location_id,
-        e.seq,
-        e.time,
-        e.type,
-        e.comm_id,
-        e.tag,
-        e.msg_bytes,
-        e.request_id,
-        case when c.is_self then e.location_id else m.location_id end as partner_location_id
+        e.*,
+        {%- for col in call_columns %}
+        calls.call_{{ col }}{{ ',' if not loop.last }}
+        {%- endfor %}
     from {{ ref('events') }} as e
+    left join {{ ref('event_calls') }} as calls
+        on e.experiment_id = calls.experiment_id
+        and e.location_id = calls.location_id
+        and e.seq = calls.seq
+    where e.type in ('MPI_SEND', 'MPI_ISEND', 'MPI_RECV', 'MPI_IRECV',
+                     'MPI_ISEND_COMPLETE', 'MPI_IRECV_REQUEST')
+),
+
+-- Sends and receives with the partner's communicator rank translated to a location.
+p2p as (
+    select
+        e.*,
+        case when c.is_self then e.location_id else m.location_id end as partner_location_id
+    from mpi_events as e
     join {{ ref('communicators') }} as c
         on e.experiment_id = c.experiment_id and e.comm_id = c.comm_id
     left join {{ ref('communicator_members') }} as m
@@ -35,13 +46,8 @@ with p2p as (
     where e.type in ('MPI_SEND', 'MPI_ISEND', 'MPI_RECV', 'MPI_IRECV')
 ),
 
-calls as (
-    select * from {{ ref('event_calls') }}
-),
-
 requests as (
-    select experiment_id, location_id, seq, time, type, request_id
-    from {{ ref('events') }}
+    select * from mpi_events
     where type in ('MPI_ISEND_COMPLETE', 'MPI_IRECV_REQUEST')
 ),
 
@@ -67,30 +73,46 @@ receives as (
     where type in ('MPI_RECV', 'MPI_IRECV')
 ),
 
--- An Isend completes at the first MPI_ISEND_COMPLETE with its request id after it.
+-- An Isend completes at the first MPI_ISEND_COMPLETE with its request id
+-- after it; an MPI_Send (or an Isend never completed) completes itself.
 send_completions as (
-    select s.experiment_id, s.location_id, s.seq, c.seq as complete_seq, c.time as complete_time
+    select
+        s.experiment_id,
+        s.location_id,
+        s.seq,
+        coalesce(c.seq, s.seq) as complete_seq,
+        coalesce(c.time, s.time) as complete_time,
+        {%- for col in call_columns %}
+        case when c.seq is null then s.call_{{ col }} else c.call_{{ col }} end
+            as complete_call_{{ col }}{{ ',' if not loop.last }}
+        {%- endfor %}
     from sends as s
-    asof join (select * from requests where type = 'MPI_ISEND_COMPLETE') as c
+    asof left join (select * from requests where type = 'MPI_ISEND_COMPLETE') as c
         on s.experiment_id = c.experiment_id
         and s.location_id = c.location_id
         and s.request_id = c.request_id
         and s.seq < c.seq
-    where s.type = 'MPI_ISEND'
 ),
 
--- An Irecv was posted by the last MPI_IRECV_REQUEST with its request id before it.
+-- An Irecv was posted by the last MPI_IRECV_REQUEST with its request id
+-- before it; an MPI_Recv (or an Irecv without request) posts itself.
 receive_posts as (
-    select r.experiment_id, r.location_id, r.seq, q.seq as post_seq
+    select
+        r.experiment_id,
+        r.location_id,
+        r.seq,
+        coalesce(q.seq, r.seq) as post_seq,
+        {%- for col in call_columns %}
+        case when q.seq is null then r.call_{{ col }} else q.call_{{ col }} end
+            as post_call_{{ col }}{{ ',' if not loop.last }}
+        {%- endfor %}
     from receives as r
-    asof join (select * from requests where type = 'MPI_IRECV_REQUEST') as q
+    asof left join (select * from requests where type = 'MPI_IRECV_REQUEST') as q
         on r.experiment_id = q.experiment_id
         and r.location_id = q.location_id
         and r.request_id = q.request_id
         and r.seq > q.seq
-    where r.type = 'MPI_IRECV'
 ),
-
 clock as (
     select experiment_id, global_offset, timer_resolution
     from {{ ref('experiments') }}
@@ -110,7 +132,13 @@ matched as (
         s.time as send_time,
         r.type as recv_type,
         r.seq as recv_seq,
-        r.time as recv_time
+        r.time as recv_time,
+        {%- for col in call_columns %}
+        s.call_{{ col }} as send_call_{{ col }},
+        {%- endfor %}
+        {%- for col in call_columns %}
+        r.call_{{ col }} as recv_call_{{ col }}{{ ',' if not loop.last }}
+        {%- endfor %}
     from sends as s
     full join receives as r
         on s.experiment_id = r.experiment_id
@@ -122,28 +150,27 @@ matched as (
 )
 
 select
-    m.*,
-    send_call.call_region_id as send_call_region_id,
-    send_call.call_callpath_id as send_call_callpath_id,
-    send_call.call_enter_time as send_call_enter_time,
-    send_call.call_leave_time as send_call_leave_time,
+    m.experiment_id, m.comm_id, m.tag, m.send_location_id, m.recv_location_id,
+    m.send_bytes, m.recv_bytes,
+    m.send_type, m.send_seq, m.send_time,
+    m.recv_type, m.recv_seq, m.recv_time,
+    {%- for col in call_columns %}
+    m.send_call_{{ col }},
+    {%- endfor %}
     coalesce(sc.complete_seq, m.send_seq) as send_complete_seq,
     coalesce(sc.complete_time, m.send_time) as send_complete_time,
-    complete_call.call_region_id as send_complete_call_region_id,
-    complete_call.call_callpath_id as send_complete_call_callpath_id,
-    complete_call.call_enter_time as send_complete_call_enter_time,
-    complete_call.call_leave_time as send_complete_call_leave_time,
-    recv_call.call_region_id as recv_call_region_id,
-    recv_call.call_callpath_id as recv_call_callpath_id,
-    recv_call.call_enter_time as recv_call_enter_time,
-    recv_call.call_leave_time as recv_call_leave_time,
+    {%- for col in call_columns %}
+    sc.complete_call_{{ col }} as send_complete_call_{{ col }},
+    {%- endfor %}
+    {%- for col in call_columns %}
+    m.recv_call_{{ col }},
+    {%- endfor %}
     coalesce(rp.post_seq, m.recv_seq) as recv_post_seq,
-    post_call.call_region_id as recv_post_call_region_id,
-    post_call.call_callpath_id as recv_post_call_callpath_id,
-    post_call.call_enter_time as recv_post_call_enter_time,
-    post_call.call_leave_time as recv_post_call_leave_time,
-    (m.send_time::bigint - clock.global_offset) / clock.timer_resolution as send_s,
-    (m.recv_time::bigint - clock.global_offset) / clock.timer_resolution as recv_s
+    {%- for col in call_columns %}
+    rp.post_call_{{ col }} as recv_post_call_{{ col }},
+    {%- endfor %}
+    {{ ref('ticks_to_s') }}(m.send_time, clock.global_offset, clock.timer_resolution) as send_s,
+    {{ ref('ticks_to_s') }}(m.recv_time, clock.global_offset, clock.timer_resolution) as recv_s
 from matched as m
 join clock using (experiment_id)
 left join send_completions as sc
@@ -154,19 +181,3 @@ left join receive_posts as rp
     on m.experiment_id = rp.experiment_id
     and m.recv_location_id = rp.location_id
     and m.recv_seq = rp.seq
-left join calls as send_call
-    on m.experiment_id = send_call.experiment_id
-    and m.send_location_id = send_call.location_id
-    and m.send_seq = send_call.seq
-left join calls as complete_call
-    on m.experiment_id = complete_call.experiment_id
-    and m.send_location_id = complete_call.location_id
-    and coalesce(sc.complete_seq, m.send_seq) = complete_call.seq
-left join calls as recv_call
-    on m.experiment_id = recv_call.experiment_id
-    and m.recv_location_id = recv_call.location_id
-    and m.recv_seq = recv_call.seq
-left join calls as post_call
-    on m.experiment_id = post_call.experiment_id
-    and m.recv_location_id = post_call.location_id
-    and coalesce(rp.post_seq, m.recv_seq) = post_call.seq

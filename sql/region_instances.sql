@@ -2,13 +2,9 @@
 -- times. *_time are raw ticks; *_s are seconds (enter_s/leave_s since the
 -- experiment's global offset). excl_s = incl_s minus the inclusive time of
 -- the instances it called. enter_seq identifies the instance on its location.
+{{ config(materialized='table') }}
 with tree as (
-    select * from {{ ref('instance_tree') }}
-),
-
-paths as (
-    select experiment_id, location_id, enter_seq, path_hash
-    from {{ ref('instance_paths') }}
+    select * from {{ ref('instance_paths') }}
 ),
 
 callpaths as (
@@ -43,13 +39,12 @@ select
     tree.caller_seq,
     tree.enter_time,
     tree.leave_time,
-    (tree.enter_time::bigint - clock.global_offset) / clock.timer_resolution as enter_s,
-    (tree.leave_time::bigint - clock.global_offset) / clock.timer_resolution as leave_s,
+    {{ ref('ticks_to_s') }}(tree.enter_time, clock.global_offset, clock.timer_resolution) as enter_s,
+    {{ ref('ticks_to_s') }}(tree.leave_time, clock.global_offset, clock.timer_resolution) as leave_s,
     (tree.leave_time::bigint - tree.enter_time::bigint) / clock.timer_resolution as incl_s,
     (tree.leave_time::bigint - tree.enter_time::bigint - coalesce(callees.callee_ticks, 0))
         / clock.timer_resolution as excl_s
 from tree
-join paths using (experiment_id, location_id, enter_seq)
 join callpaths using (experiment_id, path_hash)
 join clock using (experiment_id)
 left join callees

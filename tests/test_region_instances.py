@@ -90,3 +90,16 @@ def test_region_stack_macro(tmp_path):
     # at the Leave time of 'work' (500 ticks after offset 100 -> 400) the instance is no longer open
     left = rows(con, "SELECT count(*) AS n FROM region_stack(1, 0, (SELECT global_offset FROM experiments) + 400)")
     assert left[0]["n"] == 3
+
+
+def test_enterptr_has_one_row_per_event_and_derived_tables_are_stored(tmp_path):
+    con = load_built(nested_run(), tmp_path)
+    counts = rows(con, """
+        SELECT (SELECT count(*) FROM events) AS events,
+               (SELECT count(*) FROM enterptr) AS pointers,
+               (SELECT count(DISTINCT (location_id, seq)) FROM enterptr) AS distinct_events""")[0]
+    assert counts["pointers"] == counts["events"] == counts["distinct_events"]
+    # derived tables are read from the experiment's Parquet files, not recomputed
+    definition = con.execute("SELECT sql FROM duckdb_views() WHERE view_name = 'region_instances'").fetchone()[0]
+    assert "region_instances.parquet" in definition
+    assert (tmp_path / "run.cosydb" / "experiments" / "1" / "messages.parquet").is_file()

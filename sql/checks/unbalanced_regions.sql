@@ -19,6 +19,6 @@ select
     location_id,
     count(*),
     'Leave without a matching Enter'
-from {{ ref('event_levels') }}
+from {{ ref('region_events') }}
 where region_event = 'LEAVE' and level <= 0
 group by all

@@ -1,0 +1,186 @@
+"""Benchmark ``cosydb load`` and the enhancement views on large traces.
+
+    python bench/bench_load.py                       # 1M and 10M synthetic events
+    python bench/bench_load.py --events 1000000      # one size
+    python bench/bench_load.py --real ../shared/traces/large/minife-16-large.tar.xz
+
+For every trace it prints: the bare single-process iteration rate of the
+``otf2`` reader (the floor), the load rate and its ratio to that floor,
+seconds per load phase, peak RSS, and the seconds each enhancement view
+takes to compute over the whole trace. Every measurement runs in a fresh
+process so peak RSS is the measured step's own. Traces and databases are
+kept in --workdir and reused (delete it to regenerate).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+#: Views (and one call of each macro) timed over the whole experiment.
+VIEWS = ("region_events", "enterptr", "instance_tree", "instance_paths", "callpaths",
+         "region_instances", "event_calls", "messages", "collective_instances",
+         "mpi_summary", "counter_summary")
+MACRO_CALLS = {
+    "region_stack": "SELECT * FROM region_stack(1, {loc}, {tick})",
+    "message_queue": "SELECT * FROM message_queue(1, 0, 1, {tick})",
+}
+
+
+def _peak_rss_mib() -> dict:
+    """Peak RSS of this process and of its largest child (workers), in MiB."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return dict(rss_mib=own, child_rss_mib=children)
+
+
+# -- child steps (each runs in its own process) ---------------------------------
+def child_bare(anchor: str) -> dict:
+    import otf2
+
+    started = time.perf_counter()
+    count = 0
+    with otf2.reader.open(anchor) as trace:
+        for _location, _event in trace.events:
+            count += 1
+    return dict(events=count, seconds=time.perf_counter() - started, **_peak_rss_mib())
+
+
+def child_load(anchor: str, db: str) -> dict:
+    from cosydb.load import load
+
+    started = time.perf_counter()
+    meta = load(anchor, db)
+    return dict(events=meta["number_of_events"], seconds=time.perf_counter() - started,
+                phase_seconds=meta["phase_seconds"], **_peak_rss_mib())
+
+
+def child_view(db: str, name: str) -> dict:
+    from cosydb import database
+
+    con = database.connect(db)
+    if name in MACRO_CALLS:
+        loc, tick = con.execute(
+            "SELECT location_id, quantile_disc(time, 0.5) FROM events GROUP BY 1 ORDER BY 1 LIMIT 1").fetchone()
+        query = MACRO_CALLS[name].format(loc=loc, tick=tick)
+    else:
+        query = f"SELECT * FROM {name}"
+    started = time.perf_counter()
+    rows = con.execute(f"CREATE TEMP TABLE result AS {query}").fetchone()[0]
+    return dict(rows=rows, seconds=time.perf_counter() - started, **_peak_rss_mib())
+
+
+def _tree_rss_bytes(pid: int) -> int:
+    """Resident memory of a process and all its descendants, from /proc (Linux)."""
+    total, todo = 0, [pid]
+    page = os.sysconf("SC_PAGE_SIZE")
+    while todo:
+        p = todo.pop()
+        try:
+            total += int(Path(f"/proc/{p}/statm").read_text().split()[1]) * page
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return total
+
+
+def _child(*args) -> dict:
+    """Run one step in a fresh process; adds the peak RSS of its whole process tree (sampled)."""
+    with subprocess.Popen([sys.executable, __file__, "--child", *args], text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        peak = 0
+        while proc.poll() is None:
+            peak = max(peak, _tree_rss_bytes(proc.pid))
+            time.sleep(0.02)
+        stdout, stderr = proc.communicate()
+    if proc.returncode != 0:
+        raise SystemExit(f"bench step {args} failed:\n{stderr}")
+    return dict(json.loads(stdout.strip().splitlines()[-1]), tree_rss_mib=peak / 2**20)
+
+
+# -- traces -------------------------------------------------------------------
+def synthetic(workdir: Path, events: int, ranks: int) -> Path:
+    sys.path.insert(0, str(HERE))
+    from synthetic_trace import write_trace
+
+    directory = workdir / f"synthetic-{events}"
+    anchor = directory / "traces.otf2"
+    if not anchor.exists():
+        shutil.rmtree(directory, ignore_errors=True)
+        started = time.perf_counter()
+        write_trace(directory, ranks, events)
+        print(f"generated {directory} in {time.perf_counter() - started:.1f} s", flush=True)
+    return anchor
+
+
+def unpacked(workdir: Path, archive: Path) -> Path:
+    directory = workdir / archive.name.split(".")[0]
+    if not directory.exists():
+        with tarfile.open(archive) as tar:
+            tar.extractall(directory, filter="data")
+    return next(directory.rglob("traces.otf2"))
+
+
+# -- report -------------------------------------------------------------------
+def bench_trace(anchor: Path, workdir: Path, skip_bare: bool) -> None:
+    label = anchor.parent.name
+    print(f"\n== {label} ({anchor})", flush=True)
+    db = workdir / f"{label}.cosydb"
+    shutil.rmtree(db, ignore_errors=True)
+    load = _child("load", str(anchor), str(db))
+    events = load["events"]
+    rate = events / load["seconds"]
+    if not skip_bare:
+        bare = _child("bare", str(anchor))
+        assert bare["events"] == events, (bare["events"], events)
+        bare_rate = events / bare["seconds"]
+        print(f"bare otf2 iteration : {bare['seconds']:8.2f} s  {bare_rate:12,.0f} events/s  "
+              f"peak RSS {bare['rss_mib']:.0f} MiB")
+    print(f"cosydb load         : {load['seconds']:8.2f} s  {rate:12,.0f} events/s  "
+          f"peak RSS {load['tree_rss_mib']:.0f} MiB (all processes, sampled every 20 ms; "
+          f"main {load['rss_mib']:.0f} MiB, largest worker {load['child_rss_mib']:.0f} MiB)")
+    if not skip_bare:
+        print(f"ratio load / bare   : {rate / bare_rate:8.2f} x")
+    print("load phases         : " + ", ".join(f"{k} {v:.2f} s" for k, v in load["phase_seconds"].items()))
+    print(f"{'view':22} {'seconds':>8} {'rows':>12} {'peak RSS MiB':>13}")
+    for name in (*VIEWS, *MACRO_CALLS):
+        result = _child("view", str(db), name)
+        print(f"{name:22} {result['seconds']:8.2f} {result['rows']:12,} {result['rss_mib']:13.0f}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--events", type=int, nargs="*", default=[1_000_000, 10_000_000])
+    parser.add_argument("--ranks", type=int, default=16)
+    parser.add_argument("--real", type=Path, nargs="*", default=[],
+                        help="real traces: an OTF2 anchor/directory or a .tar.xz holding one")
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/cosydb-bench"))
+    parser.add_argument("--skip-bare", action="store_true", help="do not time the bare otf2 iteration")
+    args = parser.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    for events in args.events:
+        bench_trace(synthetic(args.workdir, events, args.ranks), args.workdir, args.skip_bare)
+    for path in args.real:
+        anchor = unpacked(args.workdir, path) if path.name.endswith((".tar.xz", ".tar.gz", ".tgz")) else path
+        if anchor.is_dir():
+            anchor = anchor / "traces.otf2"
+        bench_trace(anchor, args.workdir, args.skip_bare)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        step = {"bare": child_bare, "load": child_load, "view": child_view}[sys.argv[2]]
+        print(json.dumps(step(*sys.argv[3:])))
+    else:
+        main()
