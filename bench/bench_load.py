@@ -6,8 +6,9 @@
 
 For every trace it prints: the bare single-process iteration rate of the
 ``otf2`` reader (the floor), the load rate and its ratio to that floor,
-seconds per load phase, peak RSS, and the seconds each enhancement view
-takes to compute over the whole trace. Every measurement runs in a fresh
+seconds per load phase, peak RSS, the seconds each enhancement view
+takes to compute over the whole trace, and the seconds of ``cosydb report``
+over the whole property catalog. Every measurement runs in a fresh
 process so peak RSS is the measured step's own. Traces and databases are
 kept in --workdir and reused (delete it to regenerate).
 """
@@ -78,6 +79,14 @@ def child_view(db: str, name: str) -> dict:
     started = time.perf_counter()
     rows = con.execute(f"CREATE TEMP TABLE result AS {query}").fetchone()[0]
     return dict(rows=rows, seconds=time.perf_counter() - started, **_peak_rss_mib())
+
+
+def child_report(db: str) -> dict:
+    from cosydb.report import run
+
+    started = time.perf_counter()
+    result = run(db, threshold=0)
+    return dict(rows=len(result["results"]), seconds=time.perf_counter() - started, **_peak_rss_mib())
 
 
 def _tree_rss_bytes(pid: int) -> int:
@@ -157,6 +166,9 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool) -> None:
     for name in (*VIEWS, *MACRO_CALLS):
         result = _child("view", str(db), name)
         print(f"{name:22} {result['seconds']:8.2f} {result['rows']:12,} {result['rss_mib']:13.0f}", flush=True)
+    result = _child("report", str(db))
+    print(f"cosydb report (whole catalog): {result['seconds']:.2f} s, {result['rows']:,} rows listed, "
+          f"peak RSS {result['tree_rss_mib']:.0f} MiB", flush=True)
 
 
 def main() -> None:
@@ -180,7 +192,7 @@ def main() -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        step = {"bare": child_bare, "load": child_load, "view": child_view}[sys.argv[2]]
+        step = {"bare": child_bare, "load": child_load, "view": child_view, "report": child_report}[sys.argv[2]]
         print(json.dumps(step(*sys.argv[3:])))
     else:
         main()

@@ -19,7 +19,7 @@ from .errors import CosyError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Relational analysis database for MPI/OpenMP performance traces.")
-out = Console(highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, highlight=False)
 
 
@@ -142,6 +142,132 @@ def shell(db: Path = typer.Argument(..., help="Database directory.")):
     if not Path(binary).exists():
         _fail("the DuckDB shell is not installed (pip install duckdb-cli)")
     os.execv(binary, [binary, str(Path(db) / database.CATALOG)])
+
+
+@app.command()
+def report(
+    db: Path = typer.Argument(..., help="Database directory."),
+    experiment: Optional[str] = typer.Option(None, "--experiment", help="Experiment name or id (default: the latest)."),
+    fmt: str = typer.Option("table", "--format", help="table, json or csv."),
+    threshold: float = typer.Option(0.01, "--threshold", min=0, help="Severity above which a property is a problem; 0 lists every row whose condition holds."),
+    rank_basis: Optional[str] = typer.Option(None, "--rank-basis", help="Region whose duration severities are relative to (default: the whole run)."),
+    region: Optional[str] = typer.Option(None, "--region", help="Focus region r of the patterns (region-stack constraint)."),
+    prop: Optional[list[str]] = typer.Option(None, "--property", help="Evaluate only this property (repeatable)."),
+    properties_dir: Optional[list[Path]] = typer.Option(None, "--properties-dir", help="Directory of plug-in property files (repeatable)."),
+    param: Optional[list[str]] = typer.Option(None, "--param", help="Property parameter p_name=value (repeatable)."),
+    per_location: bool = typer.Option(False, "--per-location", help="Table: also show the rows of single locations."),
+):
+    """Evaluate the property catalog and rank the problems found.
+
+    Example: cosydb report run.cosydb --threshold 0.01 --rank-basis main --property late_sender
+    """
+    from .report import run
+
+    if fmt not in ("table", "json", "csv"):
+        _fail(f"--format: '{fmt}' is not one of table, json, csv")
+    params = {}
+    for item in param or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.startswith("p_"):
+            _fail(f"--param: '{item}' is not p_name=value")
+        params[name] = value
+    result = _guard(lambda: run(db, experiment, threshold, rank_basis, region, prop, properties_dir or (), params))
+    if fmt == "json":
+        out.print(json.dumps(result, indent=1, default=str), markup=False)
+    elif fmt == "csv":
+        import csv
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(result["results"][0]) if result["results"] else ["property"])
+        writer.writeheader()
+        for row in result["results"]:
+            writer.writerow(dict(row, details=json.dumps(row["details"]) if row["details"] else ""))
+    else:
+        _print_report(result, per_location, properties_dir or ())
+
+
+def _print_report(result: dict, per_location: bool, properties_dirs) -> None:
+    from .catalog import load as load_catalog, tree_order
+    from .report import ranks_text
+
+    exp = result["experiment"]
+    basis = exp["rank_basis"] or "whole run"
+    out.print(f"[bold]experiment {exp['experiment_id']}: {exp['name']}[/bold]   rank basis: {basis}   "
+              f"threshold: {exp['threshold']}" + (f"   focus region: {exp['region']}" if exp["region"] else ""))
+    rows = result["results"]
+    table = Table("property", "call path", "ranks", "severity", "value", "confidence", box=None, padding=(0, 2))
+    catalog = load_catalog(properties_dirs)
+    shown = {r["property"] for r in rows}
+    for prop, _ in tree_order(catalog):
+        mine = [r for r in rows if r["property"] == prop.name]
+        if not mine:
+            continue
+        depth, up = 0, prop.parent
+        while up is not None:  # indent under the listed ancestors only
+            depth += up in shown
+            up = catalog[up].parent
+        name = "  " * depth + prop.name
+        for r in mine:
+            if r["status"] != "evaluated":
+                table.add_row(name, r["status"], "", "", "", "")
+                continue
+            if r["location"] is not None and not per_location:
+                continue
+            who = [x["location"] for x in mine if x["callpath"] == r["callpath"] and x["location"] is not None]
+            unit = {"s": " s"}.get(r["unit"], f" {r['unit']}")
+            table.add_row(name, r["callpath"] or "", ranks_text(who) if r["location"] is None else str(r["location"]),
+                          f"{r['severity']:.4f}", f"{r['value']:.6g}{unit}", f"{r['confidence']:g}")
+            name = ""
+    out.print(table)
+    out.print(f"bottleneck: {result['bottleneck'] or 'none above the threshold'}")
+
+
+@app.command()
+def properties(
+    properties_dir: Optional[list[Path]] = typer.Option(None, "--properties-dir", help="Directory of plug-in property files (repeatable)."),
+):
+    """List the property catalog: name, parent, unit, one-line description.
+
+    Example: cosydb properties
+    """
+    from .catalog import load as load_catalog, tree_order
+
+    catalog = _guard(lambda: load_catalog(properties_dir or ()))
+    table = Table("property", "kind", "parent", "unit", "description", box=None, padding=(0, 2))
+    for prop, depth in tree_order(catalog):
+        table.add_row("  " * depth + prop.name, prop.kind, prop.parent or "", prop.unit, prop.info)
+    out.print(table)
+
+
+@app.command()
+def explain(
+    name: str = typer.Argument(..., help="Property or pattern name."),
+    properties_dir: Optional[list[Path]] = typer.Option(None, "--properties-dir", help="Directory of plug-in property files (repeatable)."),
+):
+    """Show a property's definition, its parameters and the SQL it renders to.
+
+    Example: cosydb explain late_sender
+    """
+    from . import database, sqlviews
+    from .catalog import load as load_catalog
+    from .engine import render
+
+    def body():
+        catalog = load_catalog(properties_dir or ())
+        if name not in catalog:
+            raise CosyError(name, "no such property (see `cosydb properties`)")
+        prop = catalog[name]
+        sql = render(prop, catalog, set(database.BASE_TABLES) | set(sqlviews.load_objects())).sql if prop.body.strip() else ""
+        return prop, sql
+
+    prop, sql = _guard(body)
+    out.print(f"[bold]{prop.name}[/bold] ({prop.kind}, unit {prop.unit}, parent {prop.parent or '-'}) {prop.path}")
+    for label, text in (("info", prop.info), ("definition", prop.description), ("diagnosis", prop.diagnosis),
+                        ("confidence", prop.confidence)):
+        out.print(f"[bold]{label}:[/bold] {text}")
+    for pname, spec in prop.params.items():
+        out.print(f"[bold]parameter[/bold] {pname} ({spec.get('type', 'VARCHAR')}, default {spec.get('default')}): {spec.get('doc', '')}")
+    if sql:
+        out.print("[bold]SQL[/bold] (ref() resolved; $p_* are bound parameters):")
+        out.print(sql, markup=False, highlight=False)
 
 
 @app.command()

@@ -22,6 +22,7 @@ import os
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import SCHEMA_VERSION, __version__, sqlviews
@@ -34,9 +35,20 @@ EXPERIMENTS = "experiments"
 SINGLE_FILE_TABLES = (
     "locations", "location_groups", "system_tree", "regions", "groups", "group_members",
     "communicators", "communicator_members", "metrics", "parameters", "strings",
-    "record_counts", "load_warnings",
+    "record_counts", "load_warnings", "property_results",
 )
 MULTI_FILE_TABLES = ("events", "metric_values")
+RESULTS_TABLE = "property_results"
+#: ``property_results`` (written by ``cosydb report``, empty after load): one row per (property, call path, location) result, or one row per property that could not be evaluated.
+RESULT_SCHEMA = pa.schema([
+    ("property", pa.string()), ("parent", pa.string()), ("kind", pa.string()), ("unit", pa.string()),
+    ("callpath_id", pa.int64()), ("callpath", pa.string()), ("region", pa.string()),
+    ("location_id", pa.int64()), ("rank", pa.int64()),
+    ("condition_id", pa.string()), ("condition", pa.bool_()), ("confidence", pa.float64()),
+    ("severity", pa.float64()), ("value", pa.float64()), ("is_problem", pa.bool_()),
+    ("details", pa.string()), ("status", pa.string()),
+    ("threshold", pa.float64()), ("rank_basis", pa.string()), ("evaluated_at", pa.string()),
+])
 #: What a loader writes.
 RAW_TABLES = {"experiments", *SINGLE_FILE_TABLES, *MULTI_FILE_TABLES}
 #: The sql/ objects computed once per experiment at load and stored as Parquet.

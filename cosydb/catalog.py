@@ -1,0 +1,166 @@
+"""The property catalog: discover property files and validate their headers.
+
+A property file ``<dir>/<family>/<name>.sql`` defines one ASL property, CRE
+pattern or category called ``<name>``. It opens with a Jinja comment holding
+YAML, which never reaches DuckDB::
+
+    {#---
+    kind: property            # property | pattern | category
+    parent: comm_cost         # the property this one specialises (or null)
+    unit: s                   # s | count | bytes | ratio
+    info: One line.
+    description: What is measured, with its source.
+    diagnosis: What to do about it.
+    confidence: 1             # documentation of the CONFIDENCE expression
+    params:
+      p_region: {default: null, type: VARCHAR, doc: Focus region r.}
+    ---#}
+    select ...
+
+A property's SELECT returns the fixed result shape (``RESULT_COLUMNS``); a
+pattern returns its matches (at least ``callpath_id`` and ``location_id``),
+which properties aggregate; a category has no body and only structures the
+hierarchy. Files under ``templates/`` hold Jinja macros (ASL templates and
+metaproperties) that property files import; files starting with ``_`` are
+skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import yaml
+
+from .errors import CosyError
+
+KINDS = ("property", "pattern", "category")
+UNITS = ("s", "count", "bytes", "ratio")
+REQUIRED = {"kind", "parent", "unit", "info", "description", "diagnosis"}
+OPTIONAL = {"confidence", "params", "requires", "name"}
+PARAM_KEYS = {"default", "type", "doc"}
+PARAM_TYPES = ("VARCHAR", "DOUBLE", "BIGINT", "BOOLEAN")
+#: What the data must hold for a property to be evaluable.
+REQUIREMENTS = ("trace", "papi")
+#: The columns every property returns, in this order.
+RESULT_COLUMNS = ("callpath_id", "location_id", "condition_id", "condition", "confidence",
+                  "severity", "value", "details")
+#: Parameters every query may use; the engine binds them.
+ENGINE_PARAMS = {"p_experiment_id", "p_rank_basis"}
+
+_HEADER = re.compile(r"\A\s*\{#---\n(.*?)\n---#\}\n?", re.S)
+
+
+@dataclass
+class Property:
+    name: str
+    kind: str
+    parent: str | None
+    unit: str
+    info: str
+    description: str
+    diagnosis: str
+    path: Path
+    body: str
+    root: Path
+    confidence: str = "1"
+    params: dict = field(default_factory=dict)
+    requires: list = field(default_factory=list)
+    title: str = ""
+
+    @property
+    def family(self) -> str:
+        return self.path.parent.name
+
+
+def builtin_dir() -> Path:
+    return Path(str(resources.files("cosydb.properties")))
+
+
+def _parse(path: Path, root: Path) -> Property:
+    text = path.read_text()
+    match = _HEADER.match(text)
+    if not match:
+        raise CosyError(path, "no '{#--- ... ---#}' YAML header at the top")
+    try:
+        header = yaml.safe_load(match.group(1)) or {}
+    except yaml.YAMLError as error:
+        raise CosyError(path, f"header is not valid YAML ({' '.join(str(error).split())})") from None
+    if not isinstance(header, dict):
+        raise CosyError(path, "header must be a YAML mapping")
+    missing = REQUIRED - set(header)
+    unknown = set(header) - REQUIRED - OPTIONAL
+    if missing:
+        raise CosyError(path, f"header lacks {', '.join(sorted(missing))}")
+    if unknown:
+        raise CosyError(path, f"header has unknown key(s) {', '.join(sorted(unknown))}")
+    if header["kind"] not in KINDS:
+        raise CosyError(path, f"kind must be one of {', '.join(KINDS)}")
+    if header["unit"] not in UNITS:
+        raise CosyError(path, f"unit must be one of {', '.join(UNITS)}")
+    params = header.get("params") or {}
+    for name, spec in params.items():
+        if not name.startswith("p_") or not isinstance(spec, dict) or set(spec) - PARAM_KEYS:
+            raise CosyError(path, f"parameter '{name}': names start with p_ and take {sorted(PARAM_KEYS)}")
+        if spec.get("type", "VARCHAR") not in PARAM_TYPES:
+            raise CosyError(path, f"parameter '{name}': type must be one of {', '.join(PARAM_TYPES)}")
+    requires = header.get("requires") or []
+    if set(requires) - set(REQUIREMENTS):
+        raise CosyError(path, f"requires must list only {', '.join(REQUIREMENTS)}")
+    body = text[match.end():]
+    if header["kind"] == "category" and body.strip():
+        raise CosyError(path, "a category has no SQL body")
+    if header["kind"] != "category" and not body.strip():
+        raise CosyError(path, "no SQL body after the header")
+    return Property(
+        name=path.stem, kind=header["kind"], parent=header["parent"], unit=header["unit"],
+        info=str(header["info"]).strip(), description=str(header["description"]).strip(),
+        diagnosis=str(header["diagnosis"]).strip(), path=path, body=body, root=root,
+        confidence=str(header.get("confidence", 1)), params=params, requires=list(requires),
+        title=str(header.get("name", path.stem)),
+    )
+
+
+def load(extra_dirs: list[Path] | tuple = ()) -> dict[str, Property]:
+    """Built-in properties plus those of ``extra_dirs`` (user plug-ins), by name, validated."""
+    catalog: dict[str, Property] = {}
+    for root in [builtin_dir(), *map(Path, extra_dirs)]:
+        if not root.is_dir():
+            raise CosyError(root, "properties directory does not exist")
+        for path in sorted(root.rglob("*.sql")):
+            relative = path.relative_to(root)
+            if relative.parts[0] == "templates" or path.name.startswith("_"):
+                continue
+            prop = _parse(path, root)
+            if prop.name in catalog:
+                raise CosyError(path, f"property '{prop.name}' is already defined in {catalog[prop.name].path}")
+            catalog[prop.name] = prop
+    for prop in catalog.values():
+        if prop.parent is not None and prop.parent not in catalog:
+            raise CosyError(prop.path, f"parent '{prop.parent}' is not a property")
+    for prop in catalog.values():  # parent chains end at a root
+        seen, node = set(), prop
+        while node.parent is not None:
+            if node.name in seen:
+                raise CosyError(prop.path, "parent chain is circular")
+            seen.add(node.name)
+            node = catalog[node.parent]
+    return catalog
+
+
+def tree_order(catalog: dict[str, Property]) -> list[tuple[Property, int]]:
+    """Every property with its depth, parents before children, siblings by name."""
+    children: dict[str | None, list[Property]] = {}
+    for prop in catalog.values():
+        children.setdefault(prop.parent, []).append(prop)
+    result = []
+
+    def walk(parent, depth):
+        for prop in sorted(children.get(parent, []), key=lambda p: p.name):
+            result.append((prop, depth))
+            walk(prop.name, depth + 1)
+
+    walk(None, 0)
+    return result

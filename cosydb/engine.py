@@ -1,0 +1,193 @@
+"""Evaluate the property catalog on one experiment and store ``property_results``.
+
+Every property and pattern is rendered with Jinja (``ref()`` and the macros
+of ``templates/``), ordered by its ``ref()`` dependencies and evaluated once,
+general before specialised, into a temporary table ``prop_<name>`` that the
+specialised ones read: a pattern shared by several properties runs once.
+A ``ref()`` to a table or view of ``sql/`` reads only the experiment under
+evaluation. Values (experiment, thresholds, focus region, ...) are bound as
+``$p_name`` parameters, never pasted into the SQL text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import jinja2
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import catalog as catalog_mod
+from . import database, sqlviews
+from .catalog import RESULT_COLUMNS, Property
+from .errors import CosyError
+
+_PARAM = re.compile(r"\$(p_[a-z0-9_]+)")
+
+
+@dataclass
+class Rendered:
+    prop: Property
+    sql: str
+    refs: list[str]
+
+
+def _environment(catalog: dict[str, Property]) -> jinja2.Environment:
+    roots = sorted({str(p.root) for p in catalog.values()} | {str(catalog_mod.builtin_dir())})
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(roots), undefined=jinja2.StrictUndefined,
+                              keep_trailing_newline=True)
+
+
+def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str]) -> Rendered:
+    """The SQL of one property with its ``ref()`` calls resolved."""
+    refs: list[str] = []
+
+    def ref(name: str) -> str:
+        if name in catalog:
+            if catalog[name].kind == "category":
+                raise CosyError(prop.path, f"ref('{name}') names a category, which has no rows")
+            refs.append(name)
+            return f"prop_{name}"
+        if name in sql_objects:
+            return f"(select * from {name} where experiment_id = $p_experiment_id)"
+        raise CosyError(prop.path, f"ref('{name}') names no property, pattern, table or view")
+
+    try:
+        template = _environment(catalog).from_string(prop.body)
+        sql = template.render(ref=ref).strip().rstrip(";")
+    except jinja2.TemplateError as error:
+        raise CosyError(prop.path, f"template error: {error}") from None
+    return Rendered(prop, sql, list(dict.fromkeys(refs)))
+
+
+def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str] | None = None) -> list[Rendered]:
+    """The properties to evaluate (``selected`` and what they need, default all), parents first."""
+    rendered: dict[str, Rendered] = {}
+    order: list[Rendered] = []
+    visiting: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in rendered:
+            return
+        if name in visiting:
+            raise CosyError(catalog[name].path, "circular ref()")
+        visiting.add(name)
+        item = render(catalog[name], catalog, sql_objects)
+        for dep in item.refs:
+            visit(dep)
+        visiting.discard(name)
+        rendered[name] = item
+        order.append(item)
+
+    for name in selected or sorted(catalog):
+        if name not in catalog:
+            raise CosyError(name, "no such property (see `cosydb properties`)")
+        if catalog[name].kind != "category":
+            visit(name)
+    return order
+
+
+def _missing_requirements(con: duckdb.DuckDBPyConnection, experiment_id: int) -> dict[str, str]:
+    is_profile, = con.execute("SELECT is_profile FROM experiments WHERE experiment_id = ?",
+                              [experiment_id]).fetchone()
+    counters = con.execute("SELECT count(*) FROM metrics WHERE experiment_id = ?", [experiment_id]).fetchone()[0]
+    missing = {}
+    if is_profile:
+        missing["trace"] = "not evaluable: needs a trace"
+    if not counters:
+        missing["papi"] = "not evaluable: no PAPI metrics"
+    return missing
+
+
+def evaluate(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experiment_id: int,
+             values: dict | None = None, selected: list[str] | None = None) -> dict[str, str]:
+    """Evaluate into temp tables ``prop_<name>``; returns each evaluated name's status."""
+    values = values or {}
+    sql_objects = set(database.BASE_TABLES) | set(sqlviews.load_objects())
+    missing = _missing_requirements(con, experiment_id)
+    status: dict[str, str] = {}
+    for item in plan(catalog, sql_objects, selected):
+        prop = item.prop
+        blocked = [missing[r] for r in prop.requires if r in missing]
+        blocked += [status[d] for d in item.refs if status[d] != "evaluated"]
+        if blocked:
+            status[prop.name] = blocked[0]
+            continue
+        bound = {"p_experiment_id": experiment_id, "p_rank_basis": values.get("p_rank_basis")}
+        for name, spec in prop.params.items():
+            bound[name] = values.get(name, spec.get("default"))
+        used = set(_PARAM.findall(item.sql))
+        undeclared = used - set(bound)
+        if undeclared:
+            raise CosyError(prop.path, f"uses undeclared parameter(s) {', '.join(sorted(undeclared))}")
+        try:
+            con.execute(f"CREATE OR REPLACE TEMP TABLE prop_{prop.name} AS\n{item.sql}",
+                        {k: v for k, v in bound.items() if k in used})
+        except duckdb.Error as error:
+            raise CosyError(prop.path, f"evaluation failed: {' '.join(str(error).split())}") from None
+        if prop.kind == "property":
+            columns = tuple(r[0] for r in con.execute(f"DESCRIBE prop_{prop.name}").fetchall())
+            if columns != RESULT_COLUMNS:
+                raise CosyError(prop.path, f"returns columns {columns}; a property returns {RESULT_COLUMNS}")
+        status[prop.name] = "evaluated"
+    return status
+
+
+def results(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experiment_id: int,
+            status: dict[str, str], threshold: float, rank_basis: str | None) -> pa.Table:
+    """All property rows of one evaluation, named and flagged, as a ``database.RESULT_SCHEMA`` table."""
+    evaluated_at = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    parts, params = [], {"p_experiment_id": experiment_id, "p_threshold": threshold}
+    for name, state in status.items():
+        prop = catalog[name]
+        if prop.kind != "property":
+            continue
+        meta = f"'{name}' AS property, {_literal(prop.parent)} AS parent, 'property' AS kind, '{prop.unit}' AS unit"
+        if state == "evaluated":
+            parts.append(f"SELECT {meta}, r.*, {_literal(None)} AS status FROM prop_{name} AS r")
+        else:
+            parts.append(f"SELECT {meta}, NULL::BIGINT, NULL::BIGINT, NULL, NULL::BOOLEAN, NULL::DOUBLE, "
+                         f"NULL::DOUBLE, NULL::DOUBLE, NULL, {_literal(state)}")
+    if not parts:
+        return database.RESULT_SCHEMA.empty_table()
+    union = "\nUNION ALL BY NAME\n".join(parts)
+    table = con.execute(f"""
+        WITH r AS ({union})
+        SELECT r.property, r.parent, r.kind, r.unit, r.callpath_id, c.path AS callpath,
+               g.name AS region, r.location_id, l.rank, r.condition_id, r.condition,
+               r.confidence, r.severity, r.value,
+               coalesce(r.condition AND r.severity > $p_threshold, false) AS is_problem,
+               r.details, coalesce(r.status, 'evaluated') AS status
+        FROM r
+        LEFT JOIN callpaths c ON c.experiment_id = $p_experiment_id AND c.callpath_id = r.callpath_id
+        LEFT JOIN regions g ON g.experiment_id = $p_experiment_id AND g.region_id = c.region_id
+        LEFT JOIN locations l ON l.experiment_id = $p_experiment_id AND l.location_id = r.location_id
+        ORDER BY r.property, r.severity DESC NULLS LAST, c.path, r.location_id NULLS FIRST
+    """, params).to_arrow_table()
+    n = table.num_rows
+    table = table.append_column("threshold", pa.array([threshold] * n, pa.float64()))
+    table = table.append_column("rank_basis", pa.array([rank_basis] * n, pa.string()))
+    table = table.append_column("evaluated_at", pa.array([evaluated_at] * n, pa.string()))
+    return table.cast(database.RESULT_SCHEMA)
+
+
+def _literal(value: str | None) -> str:
+    return "NULL::VARCHAR" if value is None else "'" + value.replace("'", "''") + "'"
+
+
+def store(root: Path, experiment_id: int, table: pa.Table) -> None:
+    """Replace the experiment's stored ``property_results`` and refresh the catalog."""
+    directory = root / database.EXPERIMENTS / str(experiment_id)
+    target = directory / f"{database.RESULTS_TABLE}.parquet"
+    tmp = directory / f".{database.RESULTS_TABLE}.{os.getpid()}.tmp"
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+    database.write_catalog(root)

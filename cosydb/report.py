@@ -1,0 +1,92 @@
+"""``cosydb report``: evaluate the catalog on one experiment and rank what it finds."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from . import catalog as catalog_mod
+from . import database, engine
+from .errors import CosyError
+
+#: Fields of a result row in the JSON report, in order (documented in the README).
+JSON_FIELDS = ("property", "parent", "callpath", "region", "location", "condition_id", "condition",
+               "confidence", "severity", "value_s", "value", "unit", "is_problem", "details", "status")
+
+
+def _experiment(con, wanted: str | None) -> dict:
+    rows = con.execute("SELECT * FROM experiments ORDER BY experiment_id").to_arrow_table().to_pylist()
+    if not rows:
+        raise CosyError("database", "holds no experiment")
+    if wanted is None:
+        return rows[-1]
+    for row in rows:
+        if row["name"] == wanted or str(row["experiment_id"]) == wanted:
+            return row
+    raise CosyError(wanted, f"no such experiment (have: {', '.join(r['name'] for r in rows)})")
+
+
+def run(db: str | os.PathLike, experiment: str | None = None, threshold: float = 0.01,
+        rank_basis: str | None = None, region: str | None = None, properties: list[str] | None = None,
+        properties_dirs: list[Path] | tuple = (), params: dict | None = None) -> dict:
+    """Evaluate, store ``property_results`` and return the report as a dict (see ``JSON_FIELDS``)."""
+    root = Path(db)
+    catalog = catalog_mod.load(properties_dirs)
+    con = database.connect(root)
+    try:
+        exp = _experiment(con, experiment)
+        values = dict(params or {}, p_rank_basis=rank_basis)
+        if region is not None:
+            values["p_region"] = region
+        selected = list(properties) if properties else None
+        status = engine.evaluate(con, catalog, exp["experiment_id"], values,
+                                 sorted(set(selected) | {"rank_basis"}) if selected else None)
+        if status.get("rank_basis") == "evaluated":
+            basis_s, = con.execute("SELECT basis_s FROM prop_rank_basis").fetchone()
+            if basis_s is None:
+                raise CosyError(rank_basis, f"rank-basis region not found in experiment '{exp['name']}'")
+        table = engine.results(con, catalog, exp["experiment_id"], status, threshold, rank_basis)
+    finally:
+        con.close()
+    engine.store(root, exp["experiment_id"], table)
+    rows = [r for r in table.to_pylist() if _listed(r, threshold)]
+    if selected:
+        rows = [r for r in rows if r["property"] in selected]
+    problems = [r for r in rows if r["is_problem"]]
+    bottleneck = max(problems, key=lambda r: r["severity"]) if problems else None
+    return dict(
+        experiment={k: exp[k] for k in ("experiment_id", "name", "source_path", "format", "number_of_events",
+                                        "number_of_locations")}
+        | dict(threshold=threshold, rank_basis=rank_basis, region=region),
+        bottleneck=f"{bottleneck['property']} at {bottleneck['callpath']}" if bottleneck else None,
+        results=[_json_row(r) for r in rows],
+    )
+
+
+def _listed(row: dict, threshold: float) -> bool:
+    """Problems (condition holds, severity above the threshold); with threshold 0 every row whose
+    condition holds; and every property that could not be evaluated."""
+    if row["status"] != "evaluated":
+        return True
+    return bool(row["condition"]) and (threshold <= 0 or row["is_problem"])
+
+
+def ranks_text(ranks: list[int]) -> str:
+    """[0, 1, 2, 5] -> '0-2,5'."""
+    ranks = sorted(set(ranks))
+    parts, start = [], None
+    for i, r in enumerate(ranks):
+        if start is None:
+            start = r
+        if i + 1 == len(ranks) or ranks[i + 1] != r + 1:
+            parts.append(str(start) if start == r else f"{start}-{r}")
+            start = None
+    return ",".join(parts)
+
+
+def _json_row(row: dict) -> dict:
+    out = dict(row, location=row["rank"] if row["rank"] is not None else row["location_id"],
+               value_s=row["value"] if row["unit"] == "s" else None)
+    out["details"] = json.loads(row["details"]) if row["details"] else None
+    return {k: out[k] for k in JSON_FIELDS}

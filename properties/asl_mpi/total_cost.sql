@@ -1,0 +1,16 @@
+{#---
+kind: property
+parent: null
+unit: s
+info: Time a call path spends in MPI communication, synchronisation and I/O, over all processes.
+description: |
+  ASL §3.4.1.2 TotalCost = Cost<AllCostFunc>: AllCostFunc(r, e) = Summary(r, e).CommTime
+  + SyncTime + IoTime, the ASL MPISummary over all processes (mpi_summary, location
+  NULL; the times include the call path's subtree). CONDITION cost > 0, CONFIDENCE 1,
+  SEVERITY cost / Duration(RankBasis, e).
+diagnosis: |
+  Look at the specialisations (comm_cost, sync_cost, io_cost) and their wait states to
+  see which part of the overhead dominates.
+---#}
+{% import 'templates/asl.sql' as asl with context %}
+{{ asl.cost('comm_s + sync_s + io_s') }}

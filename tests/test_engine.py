@@ -1,0 +1,166 @@
+"""The property engine: catalog validation, plug-ins, bound parameters, the DAG, stored results,
+and the Scalasca-exact point-to-point metrics on the real Score-P traces."""
+
+import csv
+import json
+
+import pytest
+
+from cosydb import catalog, database, engine, sqlviews
+from cosydb.errors import CosyError
+from cosydb.fixtures.generator import TraceBuilder
+from cosydb.load import load
+from cosydb.report import run
+
+from conftest import real_trace
+from test_errors_and_atomicity import cosydb
+
+PLUGIN_PATTERN = """{#---
+kind: pattern
+parent: late_sender_matches
+unit: s
+info: Late-sender matches whose receive lies inside region p_focus, from a plug-in.
+description: late_sender_matches restricted by a region name given as a parameter.
+diagnosis: None.
+params:
+  p_focus: {default: null, type: VARCHAR, doc: A region name.}
+---#}
+select m.*
+from {{ ref('late_sender_matches') }} as m
+join {{ ref('callpath_ancestors') }} as a on a.descendant_id = m.callpath_id
+join {{ ref('callpaths') }} as c on c.callpath_id = a.ancestor_id
+join {{ ref('regions') }} as r on r.region_id = c.region_id
+where r.name = $p_focus
+"""
+
+PLUGIN_PROPERTY = """{#---
+kind: property
+parent: late_sender
+unit: s
+info: Late-sender time of receives inside one region, from a plug-in.
+description: Sum of focused_late_sender_matches.
+diagnosis: None.
+---#}
+{% import 'templates/asl.sql' as asl with context %}
+{{ asl.sum_matches(ref('focused_late_sender_matches'), 'idle_s') }}
+"""
+
+
+def quoted_region_db(tmp_path):
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 1000):
+        b[0].mpi_send(500, 520, dst=1, tag=0, nbytes=8)
+    with b[1].open("main", 0, 1000):
+        with b[1].open("it's \"odd\"; drop table x", 50, 700):
+            b[1].mpi_recv(100, 600, src=0, tag=0, nbytes=8)
+    load(b.write(tmp_path / "q"), tmp_path / "q.cosydb")
+    return tmp_path / "q.cosydb"
+
+
+def test_catalog_names_and_hierarchy():
+    cat = catalog.load()
+    for name in ("late_sender", "late_receiver", "wrong_order_ls", "wrong_order_lr", "messages_in_wrong_order",
+                 "mpi_latesender", "mpi_latereceiver", "total_cost", "comm_cost", "sync_cost", "io_cost"):
+        assert cat[name].kind == "property", name
+    assert cat["wrong_order_ls"].parent == "late_sender" and cat["comm_cost"].parent == "total_cost"
+    order = [p.name for p, _ in catalog.tree_order(cat)]
+    assert order.index("total_cost") < order.index("comm_cost") < order.index("late_sender") < order.index("wrong_order_ls")
+
+
+def test_plan_runs_each_pattern_once_general_first():
+    cat = catalog.load()
+    names = [item.prop.name for item in engine.plan(cat, set(database.BASE_TABLES) | set(sqlviews.load_objects()))]
+    assert len(names) == len(set(names))
+    for specific, general in (("wrong_order_ls_matches", "late_sender_matches"),
+                              ("late_sender_matches", "receive_matches"),
+                              ("wrong_order_ls_matches", "wrong_order_matches"),
+                              ("late_sender", "late_sender_matches")):
+        assert names.index(general) < names.index(specific)
+
+
+def test_plugin_with_quoted_region_parameter(tmp_path):
+    db = quoted_region_db(tmp_path)
+    plugins = tmp_path / "my_props" / "local"
+    plugins.mkdir(parents=True)
+    (plugins / "focused_late_sender_matches.sql").write_text(PLUGIN_PATTERN)
+    (plugins / "focused_late_sender.sql").write_text(PLUGIN_PROPERTY)
+    region = "it's \"odd\"; drop table x"
+    result = run(db, threshold=0, properties=["focused_late_sender", "late_sender"], properties_dirs=[plugins.parent],
+                 params={"p_focus": region}, region=region)
+    values = {(r["property"], r["callpath"]): r["value"] for r in result["results"] if r["location"] is None}
+    path = f"prog/main/{region}/MPI_Recv"
+    assert values == {("focused_late_sender", path): pytest.approx(400e-9), ("late_sender", path): pytest.approx(400e-9)}
+
+
+def test_bad_property_files_are_reported_with_their_path(tmp_path):
+    bad = tmp_path / "props" / "x"
+    bad.mkdir(parents=True)
+    (bad / "broken.sql").write_text("{#---\nkind: property\nparent: nowhere\nunit: s\ninfo: i\n"
+                                    "description: d\ndiagnosis: g\n---#}\nselect 1")
+    with pytest.raises(CosyError, match="parent 'nowhere' is not a property"):
+        catalog.load([tmp_path / "props"])
+    (bad / "broken.sql").write_text("select 1")
+    with pytest.raises(CosyError, match="broken.sql: no .* YAML header"):
+        catalog.load([tmp_path / "props"])
+    (bad / "broken.sql").write_text("{#---\nkind: property\nparent: null\nunit: minutes\ninfo: i\n"
+                                    "description: d\ndiagnosis: g\n---#}\nselect 1")
+    with pytest.raises(CosyError, match="unit must be one of"):
+        catalog.load([tmp_path / "props"])
+
+
+def test_results_are_stored_and_queryable(tmp_path):
+    db = quoted_region_db(tmp_path)
+    run(db, threshold=0.05)
+    con = database.connect(db)
+    stored = con.execute("""
+        SELECT property, callpath, rank, value, is_problem, threshold FROM property_results
+        WHERE property = 'late_sender' ORDER BY rank NULLS FIRST""").fetchall()
+    assert [(r[0], r[2], round(r[3] * 1e9), r[4], r[5]) for r in stored] == [
+        ("late_sender", None, 400, True, 0.05), ("late_sender", 1, 400, True, 0.05)]
+    assert con.execute("SELECT count(*) FROM property_results WHERE status <> 'evaluated'").fetchone()[0] == 0
+
+
+def test_report_cli_formats_and_errors(tmp_path):
+    db = quoted_region_db(tmp_path)
+    table = cosydb("report", db)
+    assert table.returncode == 0 and "late_sender" in table.stdout and "bottleneck:" in table.stdout
+    as_json = json.loads(cosydb("report", db, "--format", "json", "--property", "late_sender").stdout)
+    assert set(as_json) == {"experiment", "bottleneck", "results"}
+    assert {r["property"] for r in as_json["results"]} == {"late_sender"}
+    assert as_json["results"][0]["value_s"] == pytest.approx(400e-9) and as_json["results"][0]["unit"] == "s"
+    rows = list(csv.DictReader(cosydb("report", db, "--format", "csv").stdout.splitlines()))
+    assert {"property", "callpath", "severity", "value_s"} <= set(rows[0])
+    missing = cosydb("report", db, "--rank-basis", "no_such_region")
+    assert missing.returncode == 2 and "rank-basis region not found" in missing.stderr
+    unknown = cosydb("report", db, "--property", "nope")
+    assert unknown.returncode == 2 and "no such property" in unknown.stderr
+    listing = cosydb("properties")
+    assert listing.returncode == 0 and "wrong_order_ls" in listing.stdout
+    explained = cosydb("explain", "late_sender")
+    assert explained.returncode == 0 and "prop_late_sender_matches" in explained.stdout
+
+
+@pytest.mark.parametrize("trace, metric", [("scorep-late_sender", "mpi_latesender"),
+                                           ("scorep-late_receiver", "mpi_latereceiver")])
+def test_scalasca_point_to_point_metrics_on_real_traces(tmp_path, trace, metric):
+    folder = real_trace(trace)
+    load(folder, tmp_path / "t.cosydb")
+    result = run(tmp_path / "t.cosydb", threshold=0, properties=[metric])
+    ours = {(r["callpath"], r["location"]): r["value"] for r in result["results"] if r["location"] is not None}
+    with open(next((folder / "scalasca").glob("*.totals.csv"))) as f:
+        total = next(float(r["total"]) for r in csv.DictReader(f) if r["metric"] == metric)
+    with open(next((folder / "scalasca").glob("*.all.csv"))) as f:
+        theirs = {(r["callpath"], int(r["rank"])): float(r["value"])
+                  for r in csv.DictReader(f) if r["metric"] == metric and float(r["value"]) > 0}
+    assert total > 0.1
+    assert sum(ours.values()) == pytest.approx(total, rel=1e-3)
+    assert set(ours) == set(theirs)
+    for key, value in theirs.items():
+        assert ours[key] == pytest.approx(value, rel=1e-3), key
+
+
+def test_every_builtin_entry_is_documented():
+    from pathlib import Path
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "properties.md").read_text()
+    for name in catalog.load():
+        assert f"`{name}`" in docs, name

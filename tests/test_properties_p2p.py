@@ -1,0 +1,163 @@
+"""Point-to-point properties (CRE patterns, ASL, Scalasca) against constructed timings.
+
+Every expected value below is computed by hand from the timings the scenario
+constructs (1 tick = 1 ns), never from an earlier output of cosydb.
+"""
+
+import pytest
+
+from cosydb.fixtures.generator import TraceBuilder
+from cosydb.report import run
+
+NS = 1e-9
+
+
+def report(b, tmp_path, **kw):
+    anchor = b.write(tmp_path / "run")
+    from cosydb.load import load
+    load(anchor, tmp_path / "run.cosydb")
+    return run(tmp_path / "run.cosydb", threshold=0, **kw)
+
+
+def rows(result, prop, all_processes=True):
+    """{callpath: value} of one property's listed rows (all-process rows, or {(callpath, rank): value})."""
+    got = {}
+    for r in result["results"]:
+        if r["property"] != prop or r["status"] != "evaluated":
+            continue
+        if all_processes and r["location"] is None:
+            got[r["callpath"]] = r["value"]
+        elif not all_processes and r["location"] is not None:
+            got[(r["callpath"], r["location"])] = r["value"]
+    return got
+
+
+def late_sender_run():
+    """Rank 1 enters MPI_Recv at 100; rank 0 computes and enters MPI_Send at 500."""
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 1000):
+        b[0].region("compute", 10, 490)
+        b[0].mpi_send(500, 520, dst=1, tag=0, nbytes=8)
+    with b[1].open("main", 0, 1000):
+        b[1].mpi_recv(100, 600, src=0, tag=0, nbytes=8)
+    return b
+
+
+def test_late_sender_cre_and_scalasca(tmp_path):
+    result = report(late_sender_run(), tmp_path)
+    # CRE: E(send) - E(recv) = 500 - 100; Scalasca: min(E(S)=500, L(R)=600) - E(R)=100
+    assert rows(result, "late_sender") == {"prog/main/MPI_Recv": pytest.approx(400 * NS)}
+    assert rows(result, "mpi_latesender") == {"prog/main/MPI_Recv": pytest.approx(400 * NS)}
+    assert rows(result, "late_sender", all_processes=False) == {("prog/main/MPI_Recv", 1): pytest.approx(400 * NS)}
+    # severity relative to the whole run summed over both ranks: the program spans 0..1000 on each
+    row = next(r for r in result["results"] if r["property"] == "late_sender" and r["location"] is None)
+    assert row["severity"] == pytest.approx(400 / 2000)
+    assert row["details"]["max_location_id"] == 1
+    # nothing for the patterns it does not match
+    assert rows(result, "late_receiver") == {} and rows(result, "wrong_order_ls") == {}
+    assert rows(result, "mpi_latereceiver") == {}
+
+
+def test_late_receiver_cre_and_scalasca(tmp_path):
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 1000):
+        b[0].mpi_send(100, 700, dst=1, tag=0, nbytes=1 << 20)   # blocks until the receive is posted
+    with b[1].open("main", 0, 1000):
+        b[1].region("compute", 10, 490)
+        b[1].mpi_recv(500, 710, src=0, tag=0, nbytes=1 << 20)
+    result = report(b, tmp_path)
+    # CRE: E(recv) - E(send) = 500 - 100 while the send is still active (L(send) = 700 > 500)
+    assert rows(result, "late_receiver") == {"prog/main/MPI_Send": pytest.approx(400 * NS)}
+    assert {r["confidence"] for r in result["results"] if r["property"] == "late_receiver"} == {0.5}
+    # Scalasca: E(Rreq) - E(Scmp) = 500 - 100, since L(Scmp) = 700 > E(Rreq)
+    assert rows(result, "mpi_latereceiver") == {"prog/main/MPI_Send": pytest.approx(400 * NS)}
+    assert rows(result, "late_sender") == {} and rows(result, "mpi_latesender") == {}
+
+
+def test_waitall_counts_the_largest_wait_once_and_test_is_excluded(tmp_path):
+    b = TraceBuilder(4)
+    with b[0].open("main", 0, 2000):
+        for src in (1, 2, 3):
+            b[0].mpi_irecv(10 * src, 10 * src + 5, src=src, tag=0, nbytes=8, request=src)
+        b[0].mpi_wait(100, 900, requests=[1, 2, 3], call="MPI_Waitall")
+        b[0].mpi_irecv(1000, 1005, src=1, tag=1, nbytes=8, request=9)
+        b[0].mpi_wait(1010, 1500, requests=[9], call="MPI_Test")  # completes in MPI_Test: not counted
+    for src, send_at in ((1, 300), (2, 500), (3, 800)):
+        with b[src].open("main", 0, 2000):
+            b[src].mpi_send(send_at, send_at + 20, dst=0, tag=0, nbytes=8)
+            if src == 1:
+                b[src].mpi_send(1400, 1420, dst=0, tag=1, nbytes=8)
+    result = report(b, tmp_path)
+    # idle per message 200, 400, 700; the Waitall counts only the largest, once
+    assert rows(result, "mpi_latesender") == {"prog/main/MPI_Waitall": pytest.approx(700 * NS)}
+    # the CRE pattern asks for MPI_Recv / MPI_Send: no match
+    assert rows(result, "late_sender") == {}
+
+
+def test_wrong_order_patterns(tmp_path):
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 1000):
+        b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)   # older message, received last
+        b[0].mpi_send(200, 210, dst=1, tag=2, nbytes=8)
+    with b[1].open("main", 0, 1000):
+        b[1].mpi_recv(50, 250, src=0, tag=2, nbytes=8)    # waits 150 for the newer message
+        b[1].mpi_recv(300, 400, src=0, tag=1, nbytes=8)
+    result = report(b, tmp_path)
+    assert rows(result, "late_sender") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
+    # at the receive of tag 2 (t=250) the tag-1 message (sent at 100 < 200) is still queued
+    assert rows(result, "wrong_order_ls") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
+    # cost = send call (200..210) + receive call (50..250)
+    assert rows(result, "messages_in_wrong_order") == {"prog/main/MPI_Recv": pytest.approx(210 * NS)}
+    assert rows(result, "wrong_order_lr") == {}
+
+
+def test_focus_region_and_rank_basis(tmp_path):
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 2000):
+        with b[0].open("solve", 0, 1000):
+            b[0].mpi_send(500, 520, dst=1, tag=0, nbytes=8)
+        b[0].mpi_send(1500, 1520, dst=1, tag=0, nbytes=8)
+    with b[1].open("main", 0, 2000):
+        with b[1].open("solve", 0, 1000):
+            b[1].mpi_recv(100, 600, src=0, tag=0, nbytes=8)
+        b[1].mpi_recv(1200, 1600, src=0, tag=0, nbytes=8)
+    result = report(b, tmp_path, region="solve", rank_basis="solve")
+    # only the receive inside solve (wait 400); severity against solve: 1000 ticks on each of 2 ranks
+    assert rows(result, "late_sender") == {"prog/main/solve/MPI_Recv": pytest.approx(400 * NS)}
+    row = next(r for r in result["results"] if r["property"] == "late_sender" and r["location"] is None)
+    assert row["severity"] == pytest.approx(400 / 2000)
+    unfocused = run(tmp_path / "run.cosydb", threshold=0)
+    assert rows(unfocused, "late_sender") == {"prog/main/solve/MPI_Recv": pytest.approx(400 * NS),
+                                              "prog/main/MPI_Recv": pytest.approx(300 * NS)}
+
+
+def test_cost_family(tmp_path):
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 1000):
+        b[0].mpi_send(100, 150, dst=1, tag=0, nbytes=8)
+        b[0].collective("MPI_Barrier", 200, 300)
+    with b[1].open("main", 0, 1000):
+        b[1].mpi_recv(100, 180, src=0, tag=0, nbytes=8)
+        b[1].collective("MPI_Barrier", 250, 300)
+    result = report(b, tmp_path)
+    comm, sync = (50 + 80) * NS, (100 + 50) * NS
+    assert rows(result, "comm_cost")["prog/main"] == pytest.approx(comm)
+    assert rows(result, "comm_cost")["prog/main/MPI_Recv"] == pytest.approx(80 * NS)
+    assert rows(result, "sync_cost")["prog"] == pytest.approx(sync)
+    assert rows(result, "total_cost")["prog"] == pytest.approx(comm + sync)
+    assert rows(result, "io_cost") == {}
+    row = next(r for r in result["results"] if r["property"] == "total_cost" and r["callpath"] == "prog")
+    assert row["severity"] == pytest.approx((130 + 150) / 2000)
+    assert result["bottleneck"] == "total_cost at prog"
+
+
+def test_control_trace_has_no_wait_states(tmp_path):
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 1000):
+        b[0].mpi_send(100, 110, dst=1, tag=0, nbytes=8)
+    with b[1].open("main", 0, 1000):
+        b[1].mpi_recv(200, 210, src=0, tag=0, nbytes=8)   # the send came first, the receive finds it
+    result = report(b, tmp_path)
+    for prop in ("late_sender", "late_receiver", "wrong_order_ls", "wrong_order_lr",
+                 "messages_in_wrong_order", "mpi_latesender", "mpi_latereceiver"):
+        assert rows(result, prop) == {} and rows(result, prop, all_processes=False) == {}, prop
