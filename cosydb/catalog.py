@@ -18,7 +18,7 @@ YAML, which never reaches DuckDB::
     select ...
 
 A property's SELECT returns the fixed result shape (``RESULT_COLUMNS``); a
-pattern returns its matches (at least ``callpath_id`` and ``location_id``),
+pattern returns its matches (usually with ``callpath_id`` and ``location_id``),
 which properties aggregate; a category has no body and only structures the
 hierarchy. Files under ``templates/`` hold Jinja macros (ASL templates and
 metaproperties) that property files import; files starting with ``_`` are
@@ -39,16 +39,15 @@ from .errors import CosyError
 KINDS = ("property", "pattern", "category")
 UNITS = ("s", "count", "bytes", "ratio")
 REQUIRED = {"kind", "parent", "unit", "info", "description", "diagnosis"}
-OPTIONAL = {"confidence", "params", "requires", "name"}
+OPTIONAL = {"confidence", "params", "requires"}
 PARAM_KEYS = {"default", "type", "doc"}
 PARAM_TYPES = ("VARCHAR", "DOUBLE", "BIGINT", "BOOLEAN")
 #: What the data must hold for a property to be evaluable.
 REQUIREMENTS = ("trace", "papi")
-#: The columns every property returns, in this order.
-RESULT_COLUMNS = ("callpath_id", "location_id", "condition_id", "condition", "confidence",
-                  "severity", "value", "details")
-#: Parameters every query may use; the engine binds them.
-ENGINE_PARAMS = {"p_experiment_id", "p_rank_basis"}
+#: The columns every property returns, in this order, with their DuckDB types.
+RESULT_COLUMNS = {"callpath_id": "BIGINT", "location_id": "BIGINT", "condition_id": "VARCHAR",
+                  "condition": "BOOLEAN", "confidence": "DOUBLE", "severity": "DOUBLE",
+                  "value": "DOUBLE", "details": "VARCHAR"}
 
 _HEADER = re.compile(r"\A\s*\{#---\n(.*?)\n---#\}\n?", re.S)
 
@@ -68,11 +67,6 @@ class Property:
     confidence: str = "1"
     params: dict = field(default_factory=dict)
     requires: list = field(default_factory=list)
-    title: str = ""
-
-    @property
-    def family(self) -> str:
-        return self.path.parent.name
 
 
 def builtin_dir() -> Path:
@@ -119,7 +113,6 @@ def _parse(path: Path, root: Path) -> Property:
         info=str(header["info"]).strip(), description=str(header["description"]).strip(),
         diagnosis=str(header["diagnosis"]).strip(), path=path, body=body, root=root,
         confidence=str(header.get("confidence", 1)), params=params, requires=list(requires),
-        title=str(header.get("name", path.stem)),
     )
 
 

@@ -246,7 +246,6 @@ def explain(
 
     Example: cosydb explain late_sender
     """
-    from . import database, sqlviews
     from .catalog import load as load_catalog
     from .engine import render
 
@@ -255,7 +254,7 @@ def explain(
         if name not in catalog:
             raise CosyError(name, "no such property (see `cosydb properties`)")
         prop = catalog[name]
-        sql = render(prop, catalog, set(database.BASE_TABLES) | set(sqlviews.load_objects())).sql if prop.body.strip() else ""
+        sql = render(prop, catalog, database.object_names()).sql if prop.body.strip() else ""
         return prop, sql
 
     prop, sql = _guard(body)

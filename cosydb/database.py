@@ -56,6 +56,11 @@ DERIVED_TABLES = tuple(sqlviews.table_names(RAW_TABLES))
 BASE_TABLES = RAW_TABLES | set(DERIVED_TABLES)
 
 
+def object_names() -> set[str]:
+    """Every stored table and every object of ``sql/``: what property and check SQL may reference."""
+    return BASE_TABLES | set(sqlviews.load_objects())
+
+
 def is_database(path: Path) -> bool:
     return (path / CATALOG).is_file()
 

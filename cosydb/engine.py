@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import catalog as catalog_mod
-from . import database, sqlviews
+from . import database
 from .catalog import RESULT_COLUMNS, Property
 from .errors import CosyError
 
@@ -43,7 +43,8 @@ def _environment(catalog: dict[str, Property]) -> jinja2.Environment:
                               keep_trailing_newline=True)
 
 
-def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str]) -> Rendered:
+def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
+           environment: jinja2.Environment | None = None) -> Rendered:
     """The SQL of one property with its ``ref()`` calls resolved."""
     refs: list[str] = []
 
@@ -58,7 +59,7 @@ def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str]) 
         raise CosyError(prop.path, f"ref('{name}') names no property, pattern, table or view")
 
     try:
-        template = _environment(catalog).from_string(prop.body)
+        template = (environment or _environment(catalog)).from_string(prop.body)
         sql = template.render(ref=ref).strip().rstrip(";")
     except jinja2.TemplateError as error:
         raise CosyError(prop.path, f"template error: {error}") from None
@@ -70,6 +71,7 @@ def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str
     rendered: dict[str, Rendered] = {}
     order: list[Rendered] = []
     visiting: set[str] = set()
+    environment = _environment(catalog)
 
     def visit(name: str) -> None:
         if name in rendered:
@@ -77,7 +79,7 @@ def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str
         if name in visiting:
             raise CosyError(catalog[name].path, "circular ref()")
         visiting.add(name)
-        item = render(catalog[name], catalog, sql_objects)
+        item = render(catalog[name], catalog, sql_objects, environment)
         for dep in item.refs:
             visit(dep)
         visiting.discard(name)
@@ -108,7 +110,7 @@ def evaluate(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], exper
              values: dict | None = None, selected: list[str] | None = None) -> dict[str, str]:
     """Evaluate into temp tables ``prop_<name>``; returns each evaluated name's status."""
     values = values or {}
-    sql_objects = set(database.BASE_TABLES) | set(sqlviews.load_objects())
+    sql_objects = database.object_names()
     missing = _missing_requirements(con, experiment_id)
     status: dict[str, str] = {}
     for item in plan(catalog, sql_objects, selected):
@@ -132,8 +134,8 @@ def evaluate(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], exper
             raise CosyError(prop.path, f"evaluation failed: {' '.join(str(error).split())}") from None
         if prop.kind == "property":
             columns = tuple(r[0] for r in con.execute(f"DESCRIBE prop_{prop.name}").fetchall())
-            if columns != RESULT_COLUMNS:
-                raise CosyError(prop.path, f"returns columns {columns}; a property returns {RESULT_COLUMNS}")
+            if columns != tuple(RESULT_COLUMNS):
+                raise CosyError(prop.path, f"returns columns {columns}; a property returns {tuple(RESULT_COLUMNS)}")
         status[prop.name] = "evaluated"
     return status
 
@@ -151,8 +153,8 @@ def results(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experi
         if state == "evaluated":
             parts.append(f"SELECT {meta}, r.*, {_literal(None)} AS status FROM prop_{name} AS r")
         else:
-            parts.append(f"SELECT {meta}, NULL::BIGINT, NULL::BIGINT, NULL, NULL::BOOLEAN, NULL::DOUBLE, "
-                         f"NULL::DOUBLE, NULL::DOUBLE, NULL, {_literal(state)}")
+            nulls = ", ".join(f"NULL::{kind} AS {column}" for column, kind in RESULT_COLUMNS.items())
+            parts.append(f"SELECT {meta}, {nulls}, {_literal(state)} AS status")
     if not parts:
         return database.RESULT_SCHEMA.empty_table()
     union = "\nUNION ALL BY NAME\n".join(parts)

@@ -67,7 +67,7 @@ def _derive(directory: Path, experiment_id: int) -> tuple[list[dict], dict]:
         started = time.perf_counter()
         rows = []
         for obj in sqlviews.ordered(sqlviews.load_objects("cosydb.sql.checks"),
-                                    database.BASE_TABLES | set(sqlviews.load_objects())):
+                                    database.object_names()):
             rows += con.execute(obj.sql).to_arrow_table().to_pylist()
         seconds["checks"] = time.perf_counter() - started
         return rows, seconds

@@ -15,16 +15,16 @@ JSON_FIELDS = ("property", "parent", "callpath", "region", "location", "conditio
                "confidence", "severity", "value_s", "value", "unit", "is_problem", "details", "status")
 
 
-def _experiment(con, wanted: str | None) -> dict:
+def _experiment(con, root: Path, wanted: str | None) -> dict:
     rows = con.execute("SELECT * FROM experiments ORDER BY experiment_id").to_arrow_table().to_pylist()
     if not rows:
-        raise CosyError("database", "holds no experiment")
+        raise CosyError(root, "holds no experiment")
     if wanted is None:
         return rows[-1]
     for row in rows:
         if row["name"] == wanted or str(row["experiment_id"]) == wanted:
             return row
-    raise CosyError(wanted, f"no such experiment (have: {', '.join(r['name'] for r in rows)})")
+    raise CosyError(root, f"no experiment '{wanted}' (have: {', '.join(r['name'] for r in rows)})")
 
 
 def run(db: str | os.PathLike, experiment: str | None = None, threshold: float = 0.01,
@@ -35,7 +35,7 @@ def run(db: str | os.PathLike, experiment: str | None = None, threshold: float =
     catalog = catalog_mod.load(properties_dirs)
     con = database.connect(root)
     try:
-        exp = _experiment(con, experiment)
+        exp = _experiment(con, root, experiment)
         values = dict(params or {}, p_rank_basis=rank_basis)
         if region is not None:
             values["p_region"] = region
@@ -45,7 +45,7 @@ def run(db: str | os.PathLike, experiment: str | None = None, threshold: float =
         if status.get("rank_basis") == "evaluated":
             basis_s, = con.execute("SELECT basis_s FROM prop_rank_basis").fetchone()
             if basis_s is None:
-                raise CosyError(rank_basis, f"rank-basis region not found in experiment '{exp['name']}'")
+                raise CosyError(root, f"rank-basis region '{rank_basis}' not found in experiment '{exp['name']}'")
         table = engine.results(con, catalog, exp["experiment_id"], status, threshold, rank_basis)
     finally:
         con.close()

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cosydb import catalog, database, engine, sqlviews
+from cosydb import catalog, database, engine
 from cosydb.errors import CosyError
 from cosydb.fixtures.generator import TraceBuilder
 from cosydb.load import load
@@ -69,7 +69,7 @@ def test_catalog_names_and_hierarchy():
 
 def test_plan_runs_each_pattern_once_general_first():
     cat = catalog.load()
-    names = [item.prop.name for item in engine.plan(cat, set(database.BASE_TABLES) | set(sqlviews.load_objects()))]
+    names = [item.prop.name for item in engine.plan(cat, database.object_names())]
     assert len(names) == len(set(names))
     for specific, general in (("wrong_order_ls_matches", "late_sender_matches"),
                               ("late_sender_matches", "receive_matches"),
@@ -131,7 +131,7 @@ def test_report_cli_formats_and_errors(tmp_path):
     rows = list(csv.DictReader(cosydb("report", db, "--format", "csv").stdout.splitlines()))
     assert {"property", "callpath", "severity", "value_s"} <= set(rows[0])
     missing = cosydb("report", db, "--rank-basis", "no_such_region")
-    assert missing.returncode == 2 and "rank-basis region not found" in missing.stderr
+    assert missing.returncode == 2 and "rank-basis region 'no_such_region' not found" in missing.stderr
     unknown = cosydb("report", db, "--property", "nope")
     assert unknown.returncode == 2 and "no such property" in unknown.stderr
     listing = cosydb("properties")
@@ -164,3 +164,26 @@ def test_every_builtin_entry_is_documented():
     docs = (Path(__file__).resolve().parents[1] / "docs" / "properties.md").read_text()
     for name in catalog.load():
         assert f"`{name}`" in docs, name
+
+
+def test_property_without_its_data_is_reported_not_evaluable(tmp_path):
+    db = quoted_region_db(tmp_path)  # a trace without PAPI metrics
+    plugins = tmp_path / "props" / "cache"
+    plugins.mkdir(parents=True)
+    (plugins / "needs_counters.sql").write_text(
+        "{#---\nkind: property\nparent: null\nunit: count\nrequires: [papi]\ninfo: i\n"
+        "description: d\ndiagnosis: g\n---#}\nselect * from {{ ref('counter_summary') }}")
+    result = run(db, properties=["needs_counters"], properties_dirs=[plugins.parent])
+    assert [(r["property"], r["status"], r["condition"], r["value"]) for r in result["results"]] == [
+        ("needs_counters", "not evaluable: no PAPI metrics", None, None)]
+    con = database.connect(db)
+    assert con.execute("SELECT status FROM property_results").fetchall() == [("not evaluable: no PAPI metrics",)]
+
+
+def test_report_errors_name_the_database(tmp_path):
+    db = quoted_region_db(tmp_path)
+    wrong = cosydb("report", db, "--experiment", "nope")
+    assert wrong.returncode == 2 and str(db) in wrong.stderr and "no experiment 'nope'" in wrong.stderr
+    no_dir = cosydb("report", db, "--properties-dir", tmp_path / "missing")
+    assert no_dir.returncode == 2 and "missing: properties directory does not exist" in no_dir.stderr
+    assert "Traceback" not in wrong.stderr + no_dir.stderr
