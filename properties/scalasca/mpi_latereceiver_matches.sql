@@ -13,6 +13,7 @@ description: |
   instance. Attributed to the sender's completing call (callpath_id, location_id).
 diagnosis: See mpi_latereceiver.
 ---#}
+{% import 'templates/scalasca.sql' as scalasca %}
 with messages as (
     select * from {{ ref('messages') }}
 ),
@@ -37,15 +38,5 @@ waits as (
         and m.send_complete_call_leave_time > m.recv_post_call_enter_time
 )
 
-select
-    callpath_id,
-    location_id,
-    send_complete_call_enter_time,
-    max(idle_s) as idle_s,
-    arg_max(recv_location_id, idle_s) as recv_location_id,
-    arg_max(recv_seq, idle_s) as recv_seq,
-    arg_max(send_seq, idle_s) as send_seq,
-    count(*) as messages
-from waits
-group by callpath_id, location_id, send_complete_call_enter_time
-having max(idle_s) > 0
+{{ scalasca.largest_wait_per_call('waits', 'send_complete_call_enter_time',
+                                   ['recv_location_id', 'recv_seq', 'send_seq']) }}

@@ -15,6 +15,7 @@ description: |
   Attributed to the receiver's completing call (callpath_id, location_id).
 diagnosis: See mpi_latesender.
 ---#}
+{% import 'templates/scalasca.sql' as scalasca %}
 with receive_matches as (
     select * from {{ ref('receive_matches') }}
 ),
@@ -39,16 +40,5 @@ waits as (
     where m.recv_call not like 'MPI\_Test%' escape '\'
 )
 
-select
-    callpath_id,
-    location_id,
-    recv_call_enter_time,
-    max(idle_s) as idle_s,
-    arg_max(send_location_id, idle_s) as send_location_id,
-    arg_max(send_seq, idle_s) as send_seq,
-    arg_max(send_time, idle_s) as send_time,
-    arg_max(recv_seq, idle_s) as recv_seq,
-    count(*) as messages
-from waits
-group by callpath_id, location_id, recv_call_enter_time
-having max(idle_s) > 0
+{{ scalasca.largest_wait_per_call('waits', 'recv_call_enter_time',
+                                   ['send_location_id', 'send_seq', 'send_time', 'recv_seq']) }}
