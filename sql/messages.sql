@@ -12,9 +12,10 @@
 -- (MPI_Recv, MPI_Wait*, MPI_Test*, ...); recv_post_*: the call that posted
 -- the receive (MPI_Recv itself, or the MPI_Irecv holding MPI_IRECV_REQUEST).
 -- A send without receive has NULL recv_* columns and vice versa.
+-- *_call_enter_seq: seq of the call's Enter (identifies the call instance).
 -- Times: *_time raw ticks, *_s seconds since the global offset.
 {{ config(materialized='table') }}
-{%- set call_columns = ['region_id', 'callpath_id', 'enter_time', 'leave_time'] %}
+{%- set call_columns = ['enter_seq', 'region_id', 'callpath_id', 'enter_time', 'leave_time'] %}
 -- The point-to-point and request events, each with the call holding it.
 with mpi_events as (
     select

@@ -140,19 +140,43 @@ def test_report_cli_formats_and_errors(tmp_path):
     assert explained.returncode == 0 and "prop_late_sender_matches" in explained.stdout
 
 
-@pytest.mark.parametrize("trace, metric", [("scorep-late_sender", "mpi_latesender"),
-                                           ("scorep-late_receiver", "mpi_latereceiver")])
-def test_scalasca_point_to_point_metrics_on_real_traces(tmp_path, trace, metric):
+@pytest.fixture(scope="module")
+def loaded_real_trace(tmp_path_factory):
+    """Load each real trace once per module: {name: database path}."""
+    loaded = {}
+
+    def get(name):
+        if name not in loaded:
+            loaded[name] = tmp_path_factory.mktemp("real") / f"{name}.cosydb"
+            load(real_trace(name), loaded[name])
+        return loaded[name]
+    return get
+
+
+def scalasca_callpath(path):
+    """Scalasca's exported path with the MPI calls it shows as callers removed: on the
+    mini-app traces it hangs calls under a preceding MPI sibling (docs/schema.md, Notes)."""
+    parts = path.split("/")
+    return "/".join([p for p in parts[:-1] if not p.startswith("MPI_")] + parts[-1:])
+
+
+SCALASCA_P2P = [("scorep-late_sender", "mpi_latesender"), ("scorep-late_receiver", "mpi_latereceiver")] + [
+    (trace, metric) for trace in ("hpccg-8-small", "minife-8-small")
+    for metric in ("mpi_latesender", "mpi_latesender_wo", "mpi_lswo_different", "mpi_latereceiver")]
+
+
+@pytest.mark.parametrize("trace, metric", SCALASCA_P2P)
+def test_scalasca_point_to_point_metrics_on_real_traces(loaded_real_trace, trace, metric):
     folder = real_trace(trace)
-    load(folder, tmp_path / "t.cosydb")
-    result = run(tmp_path / "t.cosydb", threshold=0, properties=[metric])
-    ours = {(r["callpath"], r["location"]): r["value"] for r in result["results"] if r["location"] is not None}
+    result = run(loaded_real_trace(trace), threshold=0, properties=[metric])
+    ours = {(r["callpath"], r["location"]): r["value"] for r in result["results"]
+            if r["property"] == metric and r["location"] is not None}
     with open(next((folder / "scalasca").glob("*.totals.csv"))) as f:
         total = next(float(r["total"]) for r in csv.DictReader(f) if r["metric"] == metric)
     with open(next((folder / "scalasca").glob("*.all.csv"))) as f:
-        theirs = {(r["callpath"], int(r["rank"])): float(r["value"])
+        theirs = {(scalasca_callpath(r["callpath"]), int(r["rank"])): float(r["value"])
                   for r in csv.DictReader(f) if r["metric"] == metric and float(r["value"]) > 0}
-    assert total > 0.1
+    assert total > 0.005
     assert sum(ours.values()) == pytest.approx(total, rel=1e-3)
     assert set(ours) == set(theirs)
     for key, value in theirs.items():

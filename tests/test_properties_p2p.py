@@ -109,6 +109,78 @@ def test_wrong_order_patterns(tmp_path):
     # cost = send call (200..210) + receive call (50..250)
     assert rows(result, "messages_in_wrong_order") == {"prog/main/MPI_Recv": pytest.approx(210 * NS)}
     assert rows(result, "wrong_order_lr") == {}
+    # Scalasca: the tag-1 receive's send (100) predates the remembered instance's send (200)
+    assert rows(result, "mpi_latesender_wo") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
+    assert rows(result, "mpi_lswo_same") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
+    assert rows(result, "mpi_lswo_different") == {}
+
+
+def test_wrong_order_of_a_waitall_is_remembered_from_its_leave(tmp_path):
+    b = TraceBuilder(3)
+    with b[0].open("main", 0, 2000):
+        b[0].mpi_irecv(10, 20, src=1, tag=0, nbytes=8, request=1)
+        b[0].mpi_irecv(30, 40, src=2, tag=0, nbytes=8, request=2)
+        b[0].mpi_wait(100, 900, requests=[1, 2], call="MPI_Waitall")
+        b[0].mpi_recv(1000, 1010, src=1, tag=1, nbytes=8)
+    with b[1].open("main", 0, 2000):
+        b[1].mpi_send(60, 70, dst=0, tag=1, nbytes=8)     # sent first, received last
+        b[1].mpi_send(500, 510, dst=0, tag=0, nbytes=8)   # the late one: idle min(500, 900) - 100
+    with b[2].open("main", 0, 2000):
+        b[2].mpi_send(50, 55, dst=0, tag=0, nbytes=8)     # completed in the same Waitall, after it
+    result = report(b, tmp_path)
+    assert rows(result, "mpi_latesender") == {"prog/main/MPI_Waitall": pytest.approx(400 * NS)}
+    # the Waitall's instance enters the buffer at its Leave, so rank 2's receive inside the
+    # same call (send 50 < 500) does not reveal it; the later receive from rank 1 (60 < 500) does
+    assert rows(result, "mpi_latesender_wo") == {"prog/main/MPI_Waitall": pytest.approx(400 * NS)}
+    assert rows(result, "mpi_lswo_same") == {"prog/main/MPI_Waitall": pytest.approx(400 * NS)}
+    assert rows(result, "mpi_lswo_different") == {}
+
+
+def remembered_instance_run(batches):
+    """Rank 0 waits 100 ns for rank 1 (send at 200) inside region "first", then, per batch
+    (late, early_send), receives `late` late messages from rank 2 (each waits 500 ns; sent
+    after 1000) and one early message from rank 3 (tag = batch number, sent at early_send)."""
+    b = TraceBuilder(4)
+    end = 10 ** 7
+    for rank in range(4):
+        b[rank].enter(0, "main")
+    b[1].mpi_send(200, 205, dst=0, tag=0, nbytes=8)
+    for tag, (_, early_send) in sorted(enumerate(batches), key=lambda batch: batch[1][1]):
+        b[3].mpi_send(early_send, early_send + 5, dst=0, tag=tag, nbytes=8)
+    with b[0].open("first", 50, 300):
+        b[0].mpi_recv(100, 210, src=1, tag=0, nbytes=8)
+    t = 1000
+    for tag, (late, _) in enumerate(batches):
+        for _ in range(late):
+            b[0].mpi_recv(t, t + 510, src=2, tag=0, nbytes=8)
+            b[2].mpi_send(t + 500, t + 505, dst=0, tag=0, nbytes=8)
+            t += 1000
+        b[0].mpi_recv(t, t + 10, src=3, tag=tag, nbytes=8)
+        t += 1000
+    for rank in range(4):
+        b[rank].leave(end)
+    return b
+
+
+@pytest.mark.parametrize("late, remembered", [(99, True), (100, False)])
+def test_wrong_order_remembers_the_last_100_late_sender_instances(tmp_path, late, remembered):
+    # after the instance in "first", `late` more instances fill the buffer; then a message
+    # sent at 10 (before every buffered send) is received and reveals all that are left
+    result = report(remembered_instance_run([(late, 10)]), tmp_path)
+    expected = {"prog/main/MPI_Recv": pytest.approx(late * 500 * NS)}
+    if remembered:
+        expected["prog/main/first/MPI_Recv"] = pytest.approx(100 * NS)
+    assert rows(result, "mpi_latesender_wo") == expected
+    assert rows(result, "mpi_lswo_different") == expected and rows(result, "mpi_lswo_same") == {}
+
+
+def test_instances_removed_from_the_buffer_make_room(tmp_path):
+    # 50 instances, then a message sent at 300 reveals those 50 (sent after 1000) but not
+    # the one in "first" (sent at 200); 60 more instances: 110 pushed after "first", yet the
+    # buffer never held more than 61, so a message sent at 100 still reveals it
+    result = report(remembered_instance_run([(50, 300), (60, 100)]), tmp_path)
+    assert rows(result, "mpi_latesender_wo") == {"prog/main/first/MPI_Recv": pytest.approx(100 * NS),
+                                                 "prog/main/MPI_Recv": pytest.approx(110 * 500 * NS)}
 
 
 def test_focus_region_and_rank_basis(tmp_path):
@@ -159,5 +231,6 @@ def test_control_trace_has_no_wait_states(tmp_path):
         b[1].mpi_recv(200, 210, src=0, tag=0, nbytes=8)   # the send came first, the receive finds it
     result = report(b, tmp_path)
     for prop in ("late_sender", "late_receiver", "wrong_order_ls", "wrong_order_lr",
-                 "messages_in_wrong_order", "mpi_latesender", "mpi_latereceiver"):
+                 "messages_in_wrong_order", "mpi_latesender", "mpi_latereceiver",
+                 "mpi_latesender_wo", "mpi_lswo_different", "mpi_lswo_same"):
         assert rows(result, prop) == {} and rows(result, prop, all_processes=False) == {}, prop

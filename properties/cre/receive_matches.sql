@@ -11,7 +11,7 @@ description: |
   i.e. r is the receiving call or one of its callers. One row per match:
   callpath_id / location_id of the receiving call, recv_seq, recv_time, the send
   (send_location_id, send_seq, send_time, send_callpath_id), the names of both
-  calls, their Enter/Leave ticks, and the exported times in seconds:
+  calls, the receiving call's Enter seq, both calls' Enter/Leave ticks, and the exported times in seconds:
   ls_idle_s = E(send) - E(recv), lr_idle_s = E(recv) - E(send),
   calls_s = duration of the send call + duration of the receive call.
 diagnosis: Not a problem by itself; see the patterns that refine it.
@@ -69,6 +69,7 @@ select
     f.comm_id,
     f.tag,
     recv_region.name as recv_call,
+    f.recv_call_enter_seq,
     send_region.name as send_call,
     f.recv_call_enter_time,
     f.recv_call_leave_time,

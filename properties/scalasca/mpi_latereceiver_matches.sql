@@ -26,7 +26,7 @@ waits as (
     select
         m.send_complete_call_callpath_id as callpath_id,
         m.send_location_id as location_id,
-        m.send_complete_call_enter_time,
+        m.send_complete_call_enter_seq,
         m.recv_location_id,
         m.recv_seq,
         m.send_seq,
@@ -38,5 +38,5 @@ waits as (
         and m.send_complete_call_leave_time > m.recv_post_call_enter_time
 )
 
-{{ scalasca.largest_wait_per_call('waits', 'send_complete_call_enter_time',
+{{ scalasca.largest_wait_per_call('waits', 'send_complete_call_enter_seq',
                                    ['recv_location_id', 'recv_seq', 'send_seq']) }}

@@ -28,7 +28,8 @@ waits as (
     select
         m.callpath_id,
         m.location_id,
-        m.recv_call_enter_time,
+        m.recv_call_enter_seq,
+        m.recv_call,
         m.send_location_id,
         m.send_seq,
         m.send_time,
@@ -40,5 +41,5 @@ waits as (
     where m.recv_call not like 'MPI\_Test%' escape '\'
 )
 
-{{ scalasca.largest_wait_per_call('waits', 'recv_call_enter_time',
-                                   ['send_location_id', 'send_seq', 'send_time', 'recv_seq']) }}
+{{ scalasca.largest_wait_per_call('waits', 'recv_call_enter_seq',
+                                   ['recv_call', 'send_location_id', 'send_seq', 'send_time', 'recv_seq']) }}

@@ -3,7 +3,7 @@
 
 {#- A call completing several requests (MPI_Waitall/any/some) counts only its
     largest wait, once. waits: a relation of one row per message with
-    callpath_id, location_id, the completing call's Enter tick call_column,
+    callpath_id, location_id, the completing call's Enter seq call_column,
     idle_s, and the columns named in carried; returns one row per completing
     call instance whose largest idle_s is positive, the carried columns taken
     from the message with that wait, and the number of messages it completed. -#}

@@ -1,0 +1,17 @@
+{#---
+kind: property
+parent: mpi_latesender
+unit: s
+requires: [trace]
+info: Late Sender time caused by messages received in the wrong order (Scalasca's mpi_latesender_wo).
+description: |
+  reference/wait-states.md, mpi_latesender_wo: SUM of the idle times of
+  mpi_latesender_wo_matches per (call path, location) of the waiting receive, and over
+  all processes; a part of mpi_latesender. CONDITION idle > 0, CONFIDENCE 1,
+  SEVERITY idle / Duration(RankBasis, e).
+diagnosis: |
+  A message that was sent earlier is received after the one being waited for:
+  receive in send order, or complete the receives with MPI_Waitany/MPI_Waitsome.
+---#}
+{% import 'templates/asl.sql' as asl with context %}
+{{ asl.sum_matches(ref('mpi_latesender_wo_matches'), 'idle_s') }}

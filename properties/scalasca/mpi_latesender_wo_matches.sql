@@ -1,0 +1,167 @@
+{#---
+kind: pattern
+parent: mpi_latesender_matches
+unit: s
+requires: [trace]
+info: Scalasca Late Sender instances caused by messages received in the wrong order.
+description: |
+  reference/wait-states.md, mpi_latesender_wo (Scalasca 2.6, MPI.pattern): every
+  receiver remembers its recent late-sender instances (mpi_latesender_matches) in a
+  buffer of 100; when the buffer is full the oldest is dropped. Each later receive R'
+  whose send event S' is earlier than the send S_i of a remembered instance i
+  (time(S') < time(S_i)) counts i's idle time once and removes i from the buffer.
+  An instance is remembered from its receive event on (from the Leave of the call for
+  MPI_Waitall/any/some, which report their largest wait at the Leave) and is checked
+  against every later receive, including receives completed in MPI_Test*.
+  One row per counted instance: its columns from mpi_latesender_matches plus the
+  receive that revealed the wrong order (wo_recv_seq, wo_send_location_id) and
+  same_source (R' came from the same sender as R_i). Attributed to the remembered
+  receive's call path and location.
+  The buffer is evaluated without replaying it: instance i, still remembered at the
+  push of instance j, is dropped there exactly when the instances pushed from i up to
+  j that are not yet removed fill the buffer:
+  W_i(j) = idx(j) - idx(i) - #{k : idx(i) < idx(k) < idx(j), k removed before j} >= 100.
+diagnosis: |
+  The receiver waits for a late message while an earlier-sent one is already there:
+  receive messages in the order they are sent (e.g. MPI_Waitany over all partners).
+params:
+  p_ls_buffer_size: {default: 100, type: BIGINT, doc: "Late-sender instances a receiver remembers (Scalasca: 100)."}
+---#}
+{%- set probe = 16 %}
+with late_senders as (
+    select * from {{ ref('mpi_latesender_matches') }}
+),
+
+receive_matches as (
+    select * from {{ ref('receive_matches') }}
+),
+
+-- Positions on the receiver's timeline: check of receive event seq at 2*seq; a
+-- late-sender instance enters the buffer just before its own receive's check
+-- (2*seq - 1), or, for a multi-completion wait, after the call's last receive
+-- (2*last + 1), i.e. at the call's Leave.
+last_receive_per_call as (
+    select location_id, recv_call_enter_seq, max(recv_seq) as last_recv_seq
+    from receive_matches
+    group by all
+),
+
+pushes as (
+    select
+        s.*,
+        case when s.recv_call in ('MPI_Waitall', 'MPI_Waitany', 'MPI_Waitsome')
+            then 2 * c.last_recv_seq + 1
+            else 2 * s.recv_seq - 1
+        end as pos
+    from late_senders as s
+    join last_receive_per_call as c using (location_id, recv_call_enter_seq)
+),
+
+timeline as (
+    select location_id, pos, send_time, true as is_push from pushes
+    union all
+    select location_id, 2 * recv_seq as pos, send_time, false as is_push from receive_matches
+),
+
+-- One pass over each receiver's timeline: push and check numbers, and the bounds
+-- that say whether a push can ever be matched and whether a check can ever match.
+scanned as (
+    select
+        *,
+        sum(is_push::int) over (partition by location_id order by pos) as push_index,
+        sum((not is_push)::int) over (partition by location_id order by pos) as check_index,
+        min(case when not is_push then send_time end) over after as later_min_check_send,
+        max(case when is_push then send_time end) over before as earlier_max_push_send
+    from timeline
+    window
+        after as (partition by location_id order by pos rows between 1 following and unbounded following),
+        before as (partition by location_id order by pos rows between unbounded preceding and 1 preceding)
+),
+
+candidate_pushes as (
+    select location_id, pos, send_time, push_index, check_index as checks_before
+    from scanned
+    where is_push and later_min_check_send < send_time
+),
+
+candidate_checks as (
+    select location_id, pos, send_time, check_index, push_index as pushes_before
+    from scanned
+    where not is_push and earlier_max_push_send > send_time
+),
+
+-- The first later receive whose send is earlier. It is nearly always among the
+-- next few receives: probe the next {{ probe }} checks by number (an equi-join) ...
+probe_targets as (
+    select p.*, p.checks_before + step.k as target_check_index
+    from candidate_pushes as p
+    cross join range(1, {{ probe + 1 }}) as step(k)
+),
+
+probe_pairs as (
+    select p.location_id, p.pos, p.push_index, c.pos as check_pos, c.pushes_before
+    from probe_targets as p
+    join candidate_checks as c
+        on c.location_id = p.location_id
+        and c.check_index = p.target_check_index
+    where c.send_time < p.send_time
+),
+
+-- ... and search the rest with an inequality join (row comparisons keep it on one location).
+search_pairs as (
+    select p.location_id, p.pos, p.push_index, c.pos as check_pos, c.pushes_before
+    from (select * from candidate_pushes anti join probe_pairs using (location_id, pos)) as p
+    join candidate_checks as c
+        on (c.location_id, c.check_index) > (p.location_id, p.checks_before + {{ probe }})
+        and (c.location_id, c.send_time) < (p.location_id, p.send_time)
+),
+
+first_wrong_order as (
+    select
+        location_id,
+        pos,
+        push_index,
+        min(check_pos) as match_pos,
+        arg_min(pushes_before, check_pos) as pushes_before_match
+    from (select * from probe_pairs union all select * from search_pairs)
+    group by all
+),
+
+all_pushes as (
+    select location_id, pos, push_index from scanned where is_push
+),
+
+-- Matches that could have been dropped first: at least a buffer's worth of
+-- pushes lies between push and match. Dropped at push j when W_i(j) >= size.
+dropped as (
+    select distinct f.location_id, f.pos
+    from first_wrong_order as f
+    join all_pushes as j
+        on j.location_id = f.location_id
+        and j.push_index >= f.push_index + $p_ls_buffer_size
+        and j.pos < f.match_pos
+    where f.pushes_before_match - f.push_index >= $p_ls_buffer_size
+        and j.push_index - f.push_index - (
+            select count(*)
+            from first_wrong_order as k
+            where k.location_id = f.location_id
+                and k.push_index > f.push_index
+                and k.push_index < j.push_index
+                and k.match_pos < j.pos
+        ) >= $p_ls_buffer_size
+),
+
+counted as (
+    select f.*
+    from first_wrong_order as f
+    anti join dropped as d using (location_id, pos)
+)
+
+select
+    p.* exclude (pos),
+    r.recv_seq as wo_recv_seq,
+    r.send_location_id as wo_send_location_id,
+    r.send_location_id = p.send_location_id as same_source
+from counted as c
+join pushes as p using (location_id, pos)
+join receive_matches as r on r.location_id = c.location_id and 2 * r.recv_seq = c.match_pos
