@@ -14,7 +14,12 @@ YAML, which never reaches DuckDB::
     confidence: 1             # documentation of the CONFIDENCE expression
     params:
       p_region: {default: null, type: VARCHAR, doc: Focus region r.}
+      p_counter: {default: PAPI_L2_TCM, counter: true, doc: A metric that must be recorded.}
     ---#}
+
+An entry that instantiates the same template as another may say ``like: other``:
+it takes that entry's header and overrides the keys it gives (``params`` key by
+key), as ASL's ``PROPERTY CacheCost<L2CacheCostFunc> L2CacheMisses``.
     select ...
 
 A property's SELECT returns the fixed result shape (``RESULT_COLUMNS``); a
@@ -40,12 +45,12 @@ KINDS = ("property", "pattern", "category")
 UNITS = ("s", "count", "bytes", "ratio")
 REQUIRED = {"kind", "parent", "unit", "info", "description", "diagnosis"}
 OPTIONAL = {"confidence", "params", "requires"}
-PARAM_KEYS = {"default", "type", "doc"}
+PARAM_KEYS = {"default", "type", "doc", "counter"}
 PARAM_TYPES = ("VARCHAR", "DOUBLE", "BIGINT", "BOOLEAN")
 #: What the data must hold for a property to be evaluable.
 REQUIREMENTS = ("trace", "papi")
 #: The columns every property returns, in this order, with their DuckDB types.
-RESULT_COLUMNS = {"callpath_id": "BIGINT", "location_id": "BIGINT", "condition_id": "VARCHAR",
+RESULT_COLUMNS = {"callpath_id": "BIGINT", "region_id": "BIGINT", "location_id": "BIGINT", "condition_id": "VARCHAR",
                   "condition": "BOOLEAN", "confidence": "DOUBLE", "severity": "DOUBLE",
                   "value": "DOUBLE", "details": "VARCHAR"}
 
@@ -73,7 +78,8 @@ def builtin_dir() -> Path:
     return Path(str(resources.files("cosydb.properties")))
 
 
-def _parse(path: Path, root: Path) -> Property:
+def _read(path: Path) -> tuple[dict, str]:
+    """The YAML header and the SQL body of one property file."""
     text = path.read_text()
     match = _HEADER.match(text)
     if not match:
@@ -84,6 +90,11 @@ def _parse(path: Path, root: Path) -> Property:
         raise CosyError(path, f"header is not valid YAML ({' '.join(str(error).split())})") from None
     if not isinstance(header, dict):
         raise CosyError(path, "header must be a YAML mapping")
+    return header, text[match.end():]
+
+
+def _build(path: Path, root: Path, header: dict, body: str) -> Property:
+    """Validate a (resolved) header and make the entry."""
     missing = REQUIRED - set(header)
     unknown = set(header) - REQUIRED - OPTIONAL
     if missing:
@@ -100,10 +111,11 @@ def _parse(path: Path, root: Path) -> Property:
             raise CosyError(path, f"parameter '{name}': names start with p_ and take {sorted(PARAM_KEYS)}")
         if spec.get("type", "VARCHAR") not in PARAM_TYPES:
             raise CosyError(path, f"parameter '{name}': type must be one of {', '.join(PARAM_TYPES)}")
+        if spec.get("counter") and spec.get("type", "VARCHAR") != "VARCHAR":
+            raise CosyError(path, f"parameter '{name}': a counter parameter names a metric (VARCHAR)")
     requires = header.get("requires") or []
     if set(requires) - set(REQUIREMENTS):
         raise CosyError(path, f"requires must list only {', '.join(REQUIREMENTS)}")
-    body = text[match.end():]
     if header["kind"] == "category" and body.strip():
         raise CosyError(path, "a category has no SQL body")
     if header["kind"] != "category" and not body.strip():
@@ -116,9 +128,26 @@ def _parse(path: Path, root: Path) -> Property:
     )
 
 
+def _resolve(name: str, raw: dict, chain: tuple = ()) -> dict:
+    """The header of ``name`` with ``like: other`` expanded: the other entry's header,
+    overridden key by key (and parameter by parameter) by this one's."""
+    header, _, path, _ = raw[name]
+    if "like" not in header:
+        return header
+    base_name = header["like"]
+    if base_name not in raw:
+        raise CosyError(path, f"like: '{base_name}' is not a property")
+    if base_name in chain:
+        raise CosyError(path, "like: chain is circular")
+    base = _resolve(base_name, raw, chain + (name,))
+    merged = {**base, **{k: v for k, v in header.items() if k != "like"}}
+    merged["params"] = {**(base.get("params") or {}), **(header.get("params") or {})}
+    return merged
+
+
 def load(extra_dirs: list[Path] | tuple = ()) -> dict[str, Property]:
     """Built-in properties plus those of ``extra_dirs`` (user plug-ins), by name, validated."""
-    catalog: dict[str, Property] = {}
+    raw: dict[str, tuple[dict, str, Path, Path]] = {}
     for root in [builtin_dir(), *map(Path, extra_dirs)]:
         if not root.is_dir():
             raise CosyError(root, "properties directory does not exist")
@@ -126,10 +155,10 @@ def load(extra_dirs: list[Path] | tuple = ()) -> dict[str, Property]:
             relative = path.relative_to(root)
             if relative.parts[0] == "templates" or path.name.startswith("_"):
                 continue
-            prop = _parse(path, root)
-            if prop.name in catalog:
-                raise CosyError(path, f"property '{prop.name}' is already defined in {catalog[prop.name].path}")
-            catalog[prop.name] = prop
+            if path.stem in raw:
+                raise CosyError(path, f"property '{path.stem}' is already defined in {raw[path.stem][2]}")
+            raw[path.stem] = (*_read(path), path, root)
+    catalog = {name: _build(path, root, _resolve(name, raw), body) for name, (_, body, path, root) in raw.items()}
     for prop in catalog.values():
         if prop.parent is not None and prop.parent not in catalog:
             raise CosyError(prop.path, f"parent '{prop.parent}' is not a property")

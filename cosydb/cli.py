@@ -186,7 +186,7 @@ def report(
 
 def _print_report(result: dict, per_location: bool, properties_dirs) -> None:
     from .catalog import load as load_catalog, tree_order
-    from .report import ranks_text
+    from .report import ranks_text, where
 
     exp = result["experiment"]
     basis = exp["rank_basis"] or "whole run"
@@ -211,9 +211,9 @@ def _print_report(result: dict, per_location: bool, properties_dirs) -> None:
                 continue
             if r["location"] is not None and not per_location:
                 continue
-            who = [x["location"] for x in mine if x["callpath"] == r["callpath"] and x["location"] is not None]
+            who = [x["location"] for x in mine if where(x) == where(r) and x["location"] is not None]
             unit = {"s": " s"}.get(r["unit"], f" {r['unit']}")
-            table.add_row(name, r["callpath"] or "", ranks_text(who) if r["location"] is None else str(r["location"]),
+            table.add_row(name, where(r), ranks_text(who) if r["location"] is None else str(r["location"]),
                           f"{r['severity']:.4f}", f"{r['value']:.6g}{unit}", f"{r['confidence']:g}")
             name = ""
     out.print(table)

@@ -61,6 +61,11 @@ def object_names() -> set[str]:
     return BASE_TABLES | set(sqlviews.load_objects())
 
 
+def view_names() -> set[str]:
+    """The objects of ``sql/`` that are plain views (computed whenever they are read)."""
+    return {name for name, obj in sqlviews.load_objects().items() if obj.kind == "view"} - BASE_TABLES
+
+
 def is_database(path: Path) -> bool:
     return (path / CATALOG).is_file()
 

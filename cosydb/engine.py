@@ -5,8 +5,10 @@ of ``templates/``), ordered by its ``ref()`` dependencies and evaluated once,
 general before specialised, into a temporary table ``prop_<name>`` that the
 specialised ones read: a pattern shared by several properties runs once.
 A ``ref()`` to a table or view of ``sql/`` reads only the experiment under
-evaluation. Values (experiment, thresholds, focus region, ...) are bound as
-``$p_name`` parameters, never pasted into the SQL text.
+evaluation; a view (computed on every read, e.g. ``mpi_summary``) is computed
+once per report into a temporary table ``view_<name>`` shared by every entry.
+Values (experiment, thresholds, focus region, ...) are bound as ``$p_name``
+parameters, never pasted into the SQL text.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class Rendered:
     prop: Property
     sql: str
     refs: list[str]
+    views: list[str]
 
 
 def _environment(catalog: dict[str, Property]) -> jinja2.Environment:
@@ -44,9 +47,11 @@ def _environment(catalog: dict[str, Property]) -> jinja2.Environment:
 
 
 def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
-           environment: jinja2.Environment | None = None) -> Rendered:
-    """The SQL of one property with its ``ref()`` calls resolved."""
+           environment: jinja2.Environment | None = None, views: set[str] = frozenset()) -> Rendered:
+    """The SQL of one property with its ``ref()`` calls resolved; a ref to one of ``views``
+    reads the temporary table ``view_<name>`` that ``evaluate`` fills."""
     refs: list[str] = []
+    used_views: list[str] = []
 
     def ref(name: str) -> str:
         if name in catalog:
@@ -54,6 +59,9 @@ def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
                 raise CosyError(prop.path, f"ref('{name}') names a category, which has no rows")
             refs.append(name)
             return f"prop_{name}"
+        if name in views:
+            used_views.append(name)
+            return f"view_{name}"
         if name in sql_objects:
             return f"(select * from {name} where experiment_id = $p_experiment_id)"
         raise CosyError(prop.path, f"ref('{name}') names no property, pattern, table or view")
@@ -63,10 +71,11 @@ def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
         sql = template.render(ref=ref).strip().rstrip(";")
     except jinja2.TemplateError as error:
         raise CosyError(prop.path, f"template error: {error}") from None
-    return Rendered(prop, sql, list(dict.fromkeys(refs)))
+    return Rendered(prop, sql, list(dict.fromkeys(refs)), list(dict.fromkeys(used_views)))
 
 
-def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str] | None = None) -> list[Rendered]:
+def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str] | None = None,
+         views: set[str] = frozenset()) -> list[Rendered]:
     """The properties to evaluate (``selected`` and what they need, default all), parents first."""
     rendered: dict[str, Rendered] = {}
     order: list[Rendered] = []
@@ -79,7 +88,7 @@ def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str
         if name in visiting:
             raise CosyError(catalog[name].path, "circular ref()")
         visiting.add(name)
-        item = render(catalog[name], catalog, sql_objects, environment)
+        item = render(catalog[name], catalog, sql_objects, environment, views)
         for dep in item.refs:
             visit(dep)
         visiting.discard(name)
@@ -94,40 +103,49 @@ def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str
     return order
 
 
-def _missing_requirements(con: duckdb.DuckDBPyConnection, experiment_id: int) -> dict[str, str]:
+def _missing_requirements(con: duckdb.DuckDBPyConnection, experiment_id: int) -> tuple[dict[str, str], set[str]]:
+    """The unmet ``requires`` of the experiment (with their status text) and its metric names."""
     is_profile, = con.execute("SELECT is_profile FROM experiments WHERE experiment_id = ?",
                               [experiment_id]).fetchone()
-    counters = con.execute("SELECT count(*) FROM metrics WHERE experiment_id = ?", [experiment_id]).fetchone()[0]
+    counters = {name for name, in con.execute("SELECT DISTINCT name FROM metrics WHERE experiment_id = ?",
+                                              [experiment_id]).fetchall()}
     missing = {}
     if is_profile:
         missing["trace"] = "not evaluable: needs a trace"
     if not counters:
         missing["papi"] = "not evaluable: no PAPI metrics"
-    return missing
+    return missing, counters
 
 
 def evaluate(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experiment_id: int,
              values: dict | None = None, selected: list[str] | None = None) -> dict[str, str]:
     """Evaluate into temp tables ``prop_<name>``; returns each evaluated name's status."""
     values = values or {}
-    sql_objects = database.object_names()
-    missing = _missing_requirements(con, experiment_id)
+    sql_objects, views = database.object_names(), database.view_names()
+    missing, counters = _missing_requirements(con, experiment_id)
     status: dict[str, str] = {}
-    for item in plan(catalog, sql_objects, selected):
+    computed_views: set[str] = set()
+    for item in plan(catalog, sql_objects, selected, views):
         prop = item.prop
+        bound = {"p_experiment_id": experiment_id, "p_rank_basis": values.get("p_rank_basis")}
+        for name, spec in prop.params.items():
+            bound[name] = values.get(name, spec.get("default"))
         blocked = [missing[r] for r in prop.requires if r in missing]
+        blocked += [f"not evaluable: no {bound[name]} metric" for name, spec in prop.params.items()
+                    if spec.get("counter") and bound[name] not in counters]
         blocked += [status[d] for d in item.refs if status[d] != "evaluated"]
         if blocked:
             status[prop.name] = blocked[0]
             continue
-        bound = {"p_experiment_id": experiment_id, "p_rank_basis": values.get("p_rank_basis")}
-        for name, spec in prop.params.items():
-            bound[name] = values.get(name, spec.get("default"))
         used = set(_PARAM.findall(item.sql))
         undeclared = used - set(bound)
         if undeclared:
             raise CosyError(prop.path, f"uses undeclared parameter(s) {', '.join(sorted(undeclared))}")
         try:
+            for view in set(item.views) - computed_views:
+                con.execute(f"CREATE TEMP TABLE view_{view} AS SELECT * FROM {view} WHERE experiment_id = ?",
+                            [experiment_id])
+                computed_views.add(view)
             con.execute(f"CREATE OR REPLACE TEMP TABLE prop_{prop.name} AS\n{item.sql}",
                         {k: v for k, v in bound.items() if k in used})
         except duckdb.Error as error:
@@ -161,15 +179,16 @@ def results(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experi
     table = con.execute(f"""
         WITH r AS ({union})
         SELECT r.property, r.parent, r.kind, r.unit, r.callpath_id, c.path AS callpath,
-               g.name AS region, r.location_id, l.rank, r.condition_id, r.condition,
+               coalesce(g.name, f.name) AS region, r.location_id, l.rank, r.condition_id, r.condition,
                r.confidence, r.severity, r.value,
                coalesce(r.condition AND r.severity > $p_threshold, false) AS is_problem,
                r.details, coalesce(r.status, 'evaluated') AS status
         FROM r
         LEFT JOIN callpaths c ON c.experiment_id = $p_experiment_id AND c.callpath_id = r.callpath_id
         LEFT JOIN regions g ON g.experiment_id = $p_experiment_id AND g.region_id = c.region_id
+        LEFT JOIN regions f ON f.experiment_id = $p_experiment_id AND f.region_id = r.region_id
         LEFT JOIN locations l ON l.experiment_id = $p_experiment_id AND l.location_id = r.location_id
-        ORDER BY r.property, r.severity DESC NULLS LAST, c.path, r.location_id NULLS FIRST
+        ORDER BY r.property, r.severity DESC NULLS LAST, c.path, region, r.location_id NULLS FIRST
     """, params).to_arrow_table()
     n = table.num_rows
     table = table.append_column("threshold", pa.array([threshold] * n, pa.float64()))

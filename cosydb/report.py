@@ -59,7 +59,7 @@ def run(db: str | os.PathLike, experiment: str | None = None, threshold: float =
         experiment={k: exp[k] for k in ("experiment_id", "name", "source_path", "format", "number_of_events",
                                         "number_of_locations")}
         | dict(threshold=threshold, rank_basis=rank_basis, region=region),
-        bottleneck=f"{bottleneck['property']} at {bottleneck['callpath']}" if bottleneck else None,
+        bottleneck=f"{bottleneck['property']} at {where(bottleneck)}" if bottleneck else None,
         results=[_json_row(r) for r in rows],
     )
 
@@ -70,6 +70,13 @@ def _listed(row: dict, threshold: float) -> bool:
     if row["status"] != "evaluated":
         return True
     return bool(row["condition"]) and (threshold <= 0 or row["is_problem"])
+
+
+def where(row: dict) -> str:
+    """The context of a result row: its call path, or for a function as a whole its region."""
+    if row["callpath"] is not None:
+        return row["callpath"]
+    return f"{row['region']} (all calls)" if row["region"] is not None else ""
 
 
 def ranks_text(ranks: list[int]) -> str:

@@ -1,60 +1,15 @@
--- Hardware-counter deltas (PAPI etc.) per (experiment, call path, location,
--- counter), like the cache-miss members of the ASL MPISummary. For every
--- region instance the delta is the counter's value at the instance's last
--- Metric record minus its value at the first (Score-P writes one right after
--- the Enter and one right before the Leave); excl subtracts the deltas of the
--- instances it called. Only counters in ACCUMULATED_START mode are summed.
-with calls as (
-    select experiment_id, location_id, seq, call_enter_seq
-    from {{ ref('event_calls') }}
-),
-
-counters as (
-    select experiment_id, metric_id, member_index, name, unit
-    from {{ ref('metrics') }}
-    where metric_mode = 'ACCUMULATED_START'
-),
-
-per_instance as (
-    select
-        v.experiment_id,
-        v.location_id,
-        c.call_enter_seq as enter_seq,
-        k.name as counter,
-        k.unit,
-        arg_max(v.value, v.seq) - arg_min(v.value, v.seq) as incl
-    from {{ ref('metric_values') }} as v
-    join calls as c using (experiment_id, location_id, seq)
-    join counters as k using (experiment_id, metric_id, member_index)
-    where c.call_enter_seq is not null
-    group by all
-),
-
-with_callees as (
-    select
-        p.*,
-        i.callpath_id,
-        i.caller_seq
-    from per_instance as p
-    join {{ ref('region_instances') }} as i using (experiment_id, location_id, enter_seq)
-),
-
-callee_sums as (
-    select experiment_id, location_id, caller_seq as enter_seq, counter, sum(incl) as callee_incl
-    from with_callees
-    where caller_seq is not null
-    group by all
-)
-
+-- Hardware-counter deltas per (experiment, call path, location, counter), like
+-- the cache-miss members of the ASL MPISummary: the sums over the call path's
+-- instances of counter_instances (incl, excl in counter units), with the number
+-- of instances measured (executions).
 select
-    w.experiment_id,
-    w.callpath_id,
-    w.location_id,
-    w.counter,
-    any_value(w.unit) as unit,
+    experiment_id,
+    callpath_id,
+    location_id,
+    counter,
+    any_value(unit) as unit,
     count(*) as executions,
-    sum(w.incl) as incl,
-    sum(w.incl - coalesce(cs.callee_incl, 0)) as excl
-from with_callees as w
-left join callee_sums as cs using (experiment_id, location_id, enter_seq, counter)
-group by w.experiment_id, w.callpath_id, w.location_id, w.counter
+    sum(incl) as incl,
+    sum(excl) as excl
+from {{ ref('counter_instances') }}
+group by experiment_id, callpath_id, location_id, counter

@@ -30,16 +30,16 @@ classified as (
                 then 'io'
             when role in ('RMA', 'ATOMIC') or name like 'MPI\_Win\_%' escape '\' then 'rma'
             when role = 'POINT2POINT'
-                or regexp_matches(name, '^MPI_(I?[bsr]?send|I?recv|Sendrecv(_replace)?|Wait(all|any|some)?|Test(all|any|some)?|I?m?probe|I?mrecv|Start(all)?|Request_free|Cancel|[BSR]?send_init|Recv_init)$')
+                or regexp_matches(name, '^MPI_(Send|[BSR]send|I[bsr]?send|Recv|Irecv|Mrecv|Imrecv|Sendrecv(_replace)?|(Wait|Test)(all|any|some)?|Probe|Iprobe|Mprobe|Improbe|Start(all)?|Request_free|Cancel|(Send|[BSR]send|Recv)_init)$')
                 then 'p2p'
             else 'management'
         end as mpi_class,
         case
             when paradigm <> 'MPI' then null
             when regexp_matches(name, '^MPI_Sendrecv') then 'sendrecv'
-            when regexp_matches(name, '^MPI_I?[BSR]?send$|^MPI_I[bsr]send$') then 'send'
-            when regexp_matches(name, '^MPI_I?m?recv$') then 'recv'
-            when regexp_matches(name, '^MPI_(Wait|Test)') then 'completion'
+            when regexp_matches(name, '^MPI_(Send|[BSR]send|I[bsr]?send)$') then 'send'
+            when regexp_matches(name, '^MPI_(Recv|Irecv|Mrecv|Imrecv)$') then 'recv'
+            when regexp_matches(name, '^MPI_(Wait|Test)(all|any|some)?$') then 'completion'
         end as p2p_type,
         case
             when paradigm <> 'MPI' then null
@@ -51,7 +51,8 @@ classified as (
         case
             when paradigm <> 'MPI' then null
             else not (
-                regexp_matches(name, '^MPI_I[a-z]') and name not like 'MPI\_Init%' escape '\'
+                regexp_matches(name, '^MPI_I[a-z]')
+                    and not regexp_matches(name, '^MPI_(Init|Intercomm|Is_thread|Info)')
                 or name like 'MPI\_Test%' escape '\'
             )
         end as is_blocking,

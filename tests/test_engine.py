@@ -106,6 +106,23 @@ def test_bad_property_files_are_reported_with_their_path(tmp_path):
                                     "description: d\ndiagnosis: g\n---#}\nselect 1")
     with pytest.raises(CosyError, match="unit must be one of"):
         catalog.load([tmp_path / "props"])
+    (bad / "broken.sql").write_text("{#---\nlike: broken\ninfo: i\n---#}\nselect 1")
+    with pytest.raises(CosyError, match="broken.sql: like: chain is circular"):
+        catalog.load([tmp_path / "props"])
+
+
+def test_like_takes_the_header_of_another_entry(tmp_path):
+    plugins = tmp_path / "props"
+    plugins.mkdir()
+    (plugins / "l3_cache_misses.sql").write_text(
+        "{#---\nlike: l2_cache_misses\ninfo: L3 misses.\n"
+        "params:\n  p_counter: {default: PAPI_L3_TCM, counter: true, doc: The miss counter.}\n---#}\nselect 1")
+    entries = catalog.load([plugins])
+    mine, base = entries["l3_cache_misses"], entries["l2_cache_misses"]
+    assert (mine.info, mine.kind, mine.unit, mine.requires, mine.diagnosis) == (
+        "L3 misses.", "property", "count", ["papi"], base.diagnosis)
+    assert mine.params["p_counter"]["default"] == "PAPI_L3_TCM"
+    assert mine.params["p_load_counter"] == base.params["p_load_counter"]
 
 
 def test_results_are_stored_and_queryable(tmp_path):
@@ -117,7 +134,10 @@ def test_results_are_stored_and_queryable(tmp_path):
         WHERE property = 'late_sender' ORDER BY rank NULLS FIRST""").fetchall()
     assert [(r[0], r[2], round(r[3] * 1e9), r[4], r[5]) for r in stored] == [
         ("late_sender", None, 400, True, 0.05), ("late_sender", 1, 400, True, 0.05)]
-    assert con.execute("SELECT count(*) FROM property_results WHERE status <> 'evaluated'").fetchone()[0] == 0
+    not_evaluable = dict(con.execute("SELECT property, status FROM property_results WHERE status <> 'evaluated'").fetchall())
+    needs_counters = {p.name for p in catalog.load().values() if p.kind == "property" and "papi" in p.requires}
+    assert needs_counters and set(not_evaluable) == needs_counters
+    assert set(not_evaluable.values()) == {"not evaluable: no PAPI metrics"}
 
 
 def test_report_cli_formats_and_errors(tmp_path):

@@ -48,6 +48,7 @@ def test_late_sender_cre_and_scalasca(tmp_path):
     # CRE: E(send) - E(recv) = 500 - 100; Scalasca: min(E(S)=500, L(R)=600) - E(R)=100
     assert rows(result, "late_sender") == {"prog/main/MPI_Recv": pytest.approx(400 * NS)}
     assert rows(result, "mpi_latesender") == {"prog/main/MPI_Recv": pytest.approx(400 * NS)}
+    assert rows(result, "idle_late_sender") == {"prog/main/MPI_Recv": pytest.approx(400 * NS)}
     assert rows(result, "late_sender", all_processes=False) == {("prog/main/MPI_Recv", 1): pytest.approx(400 * NS)}
     # severity relative to the whole run summed over both ranks: the program spans 0..1000 on each
     row = next(r for r in result["results"] if r["property"] == "late_sender" and r["location"] is None)
@@ -71,6 +72,7 @@ def test_late_receiver_cre_and_scalasca(tmp_path):
     assert {r["confidence"] for r in result["results"] if r["property"] == "late_receiver"} == {0.5}
     # Scalasca: E(Rreq) - E(Scmp) = 500 - 100, since L(Scmp) = 700 > E(Rreq)
     assert rows(result, "mpi_latereceiver") == {"prog/main/MPI_Send": pytest.approx(400 * NS)}
+    assert rows(result, "idle_late_receiver") == {"prog/main/MPI_Send": pytest.approx(400 * NS)}
     assert rows(result, "late_sender") == {} and rows(result, "mpi_latesender") == {}
 
 
@@ -90,8 +92,8 @@ def test_waitall_counts_the_largest_wait_once_and_test_is_excluded(tmp_path):
     result = report(b, tmp_path)
     # idle per message 200, 400, 700; the Waitall counts only the largest, once
     assert rows(result, "mpi_latesender") == {"prog/main/MPI_Waitall": pytest.approx(700 * NS)}
-    # the CRE pattern asks for MPI_Recv / MPI_Send: no match
-    assert rows(result, "late_sender") == {}
+    # the CRE pattern and ASL's LateSender(FuncCall r) ask for MPI_Recv: no match
+    assert rows(result, "late_sender") == {} and rows(result, "idle_late_sender") == {}
 
 
 def test_wrong_order_patterns(tmp_path):
@@ -232,5 +234,6 @@ def test_control_trace_has_no_wait_states(tmp_path):
     result = report(b, tmp_path)
     for prop in ("late_sender", "late_receiver", "wrong_order_ls", "wrong_order_lr",
                  "messages_in_wrong_order", "mpi_latesender", "mpi_latereceiver",
-                 "mpi_latesender_wo", "mpi_lswo_different", "mpi_lswo_same"):
+                 "mpi_latesender_wo", "mpi_lswo_different", "mpi_lswo_same", "idle_late_sender",
+                 "idle_late_receiver", "slow_slaves", "overloaded_master", "load_imbalance_at_barrier"):
         assert rows(result, prop) == {} and rows(result, prop, all_processes=False) == {}, prop

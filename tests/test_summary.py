@@ -39,7 +39,8 @@ def test_mpi_summary(tmp_path):
 
 def test_region_classes(tmp_path):
     b = TraceBuilder(1)
-    for name in ["MPI_Isend", "MPI_Waitall", "MPI_Barrier", "MPI_Bcast", "MPI_Init", "MPI_Ssend", "MPI_File_write"]:
+    for name in ["MPI_Isend", "MPI_Waitall", "MPI_Barrier", "MPI_Bcast", "MPI_Init", "MPI_Ssend", "MPI_File_write",
+                 "MPI_Send", "MPI_Recv", "MPI_Test_cancelled", "MPI_Intercomm_create"]:
         b[0].region(name, 0, 1)
     con = load_built(b, tmp_path)
     got = {r["name"]: r for r in rows(con, "SELECT * FROM region_classes")}
@@ -49,4 +50,8 @@ def test_region_classes(tmp_path):
     assert (got["MPI_Bcast"]["coll_type"], got["MPI_Bcast"]["is_comm"]) == ("one2all", True)
     assert (got["MPI_Init"]["mpi_class"], got["MPI_Init"]["is_blocking"]) == ("management", True)
     assert got["MPI_Ssend"]["p2p_mode"] == "synchronous"
+    assert (got["MPI_Send"]["p2p_type"], got["MPI_Send"]["p2p_mode"], got["MPI_Send"]["is_blocking"]) == ("send", "standard", True)
+    assert (got["MPI_Recv"]["p2p_type"], got["MPI_Recv"]["is_blocking"]) == ("recv", True)
+    assert (got["MPI_Test_cancelled"]["mpi_class"], got["MPI_Test_cancelled"]["p2p_type"]) == ("management", None)
+    assert got["MPI_Intercomm_create"]["is_blocking"]
     assert got["MPI_File_write"]["is_io"] and got["main" if "main" in got else "prog"]["mpi_class"] is None

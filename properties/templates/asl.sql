@@ -1,62 +1,77 @@
-{#- ASL property templates and the aggregation shared by pattern-based
-    properties. Import with context so that ref() resolves:
+{#- ASL property templates and metaproperties (report §3.2, Appendix C) as Jinja
+    macros. Import with context so that ref() resolves:
         {% import 'templates/asl.sql' as asl with context %}
+    Every macro renders one SELECT of the result shape: callpath_id, region_id,
+    location_id, condition_id, condition, confidence, severity, value, details.
 -#}
 
-{#- Cost<CostFunc> (ASL §3.4.1.2): per call path over all processes,
-    CONDITION cost > 0, CONFIDENCE 1, SEVERITY cost / Duration(RankBasis, e).
-    cost_column names a time column of mpi_summary (the ASL MPISummary);
-    details carry the cost's distribution over the processes. -#}
-{% macro cost(cost_column) -%}
-with mpi_summary as (
-    select * from {{ ref('mpi_summary') }}
-),
-
-rank_basis as (
-    select basis_s from {{ ref('rank_basis') }}
-),
-
-per_location as (
-    select callpath_id, location_id, coalesce({{ cost_column }}, 0) as value
-    from mpi_summary
-    where location_id is not null
-),
-
-all_processes as (
-    select callpath_id, coalesce({{ cost_column }}, 0) as value
-    from mpi_summary
-    where location_id is null
-)
-
-select
-    a.callpath_id,
-    null::bigint as location_id,
-    null::varchar as condition_id,
-    a.value > 0 as condition,
-    1.0::double as confidence,
-    a.value / rank_basis.basis_s as severity,
-    a.value,
-    d.details
-from all_processes as a
-cross join rank_basis
-join ({{ distribution('per_location') }}) as d using (callpath_id)
+{#- The loss distribution over locations as a JSON aggregate expression, for a
+    GROUP BY over per-location rows: min, max, mean, the location with the
+    max, and the value of every location. -#}
+{% macro distribution(value='value', location='location_id') -%}
+json_object(
+        'min', min({{ value }}), 'max', max({{ value }}), 'mean', avg({{ value }}),
+        'max_location_id', arg_max({{ location }}, {{ value }}),
+        'by_location_id', json_group_object({{ location }}, {{ value }})
+    )::varchar
 {%- endmacro %}
 
 
-{#- The loss distribution over locations of one call path, as JSON:
-    min, max, mean over the locations listed, the location with the max,
-    and the value of every location. rows: a relation with callpath_id,
-    location_id, value. -#}
-{% macro distribution(rows) -%}
+{#- Cost<CostFunc> (ASL §3.4.1.2): per call path over all processes,
+    CONDITION cost > 0, CONFIDENCE 1, SEVERITY cost / Duration(RankBasis, e).
+    cost_column: an expression over mpi_summary (the ASL MPISummary); the
+    cost over all processes is the sum of the per-process costs, whose
+    distribution goes in details. -#}
+{% macro cost(cost_column) -%}
+with per_location as (
+    select callpath_id, location_id, coalesce({{ cost_column }}, 0) as value
+    from {{ ref('mpi_summary') }}
+    where location_id is not null
+)
+
+{{ sum_over_processes('per_location cross join ' ~ ref('rank_basis') ~ ' as rank_basis', 'rank_basis.basis_s') }}
+{%- endmacro %}
+
+
+{#- One row per call path over all processes (location NULL) from rows per
+    (callpath_id, location_id) with a value: value = their sum / per,
+    CONDITION value > 0, CONFIDENCE 1, SEVERITY value / denominator; details:
+    the distribution over the locations. source: the FROM clause of those rows
+    (and of the denominator). -#}
+{% macro sum_over_processes(source, denominator, per='1') -%}
 select
     callpath_id,
-    json_object(
-        'min', min(value), 'max', max(value), 'mean', avg(value),
-        'max_location_id', arg_max(location_id, value),
-        'by_location_id', json_group_object(location_id, value)
-    )::varchar as details
-from {{ rows }}
+    null::bigint as region_id,
+    null::bigint as location_id,
+    null::varchar as condition_id,
+    sum(value) > 0 as condition,
+    1.0::double as confidence,
+    sum(value) / ({{ per }}) / any_value({{ denominator }}) as severity,
+    sum(value) / ({{ per }}) as value,
+    {{ distribution() }} as details
+from {{ source }}
 group by callpath_id
+{%- endmacro %}
+
+
+{#- DominatingCommFunction / DominatingCommCall (ASL §3.4.1.5-6): candidates
+    holds one row per function (region_id) or call (callpath_id) with its Incl
+    over all processes (value) and details; CONDITION value == MAX value,
+    CONFIDENCE 1, SEVERITY value / Duration(RankBasis, e) (MaxCommTime / ...
+    for the dominating one). -#}
+{% macro dominating(candidates) -%}
+select
+    callpath_id,
+    region_id,
+    null::bigint as location_id,
+    null::varchar as condition_id,
+    value = max(value) over () and value > 0 as condition,
+    1.0::double as confidence,
+    value / rank_basis.basis_s as severity,
+    value,
+    details
+from {{ candidates }}
+cross join {{ ref('rank_basis') }} as rank_basis
 {%- endmacro %}
 
 
@@ -66,35 +81,23 @@ group by callpath_id
     value / Duration(RankBasis, e). matches: a relation with callpath_id,
     location_id and the column value_column (seconds). -#}
 {% macro sum_matches(matches, value_column, confidence=1.0) -%}
-with matches as (
-    select callpath_id, location_id, {{ value_column }} as value from {{ matches }}
-),
-
-rank_basis as (
-    select basis_s from {{ ref('rank_basis') }}
-),
-
-per_location as (
-    select callpath_id, location_id, sum(value) as value
-    from matches
+with per_location as (
+    select callpath_id, location_id, sum({{ value_column }}) as value
+    from {{ matches }}
     group by all
-),
-
-all_processes as (
-    select p.callpath_id, null::bigint as location_id, sum(p.value) as value, any_value(d.details) as details
-    from per_location as p
-    join ({{ distribution('per_location') }}) as d using (callpath_id)
-    group by p.callpath_id
 ),
 
 combined as (
     select *, null::varchar as details from per_location
-    union all by name
-    select * from all_processes
+    union all
+    select callpath_id, null::bigint, sum(value), {{ distribution() }}
+    from per_location
+    group by callpath_id
 )
 
 select
     callpath_id,
+    null::bigint as region_id,
     location_id,
     null::varchar as condition_id,
     value > 0 as condition,
@@ -103,5 +106,222 @@ select
     value,
     details
 from combined
-cross join rank_basis
+cross join {{ ref('rank_basis') }} as rank_basis
+{%- endmacro %}
+
+
+{#- A property of the summary IdleTime (ASL §3.4.1.9-10): per call path whose
+    called function satisfies call_filter (an expression over region_classes),
+    per process and over all processes, value = Summary(r, e).IdleTime from
+    idle_time; CONDITION IdleTime > 0, CONFIDENCE 1, SEVERITY IdleTime /
+    Duration(RankBasis, e). -#}
+{% macro idle_at_calls(call_filter) -%}
+{{ sum_matches('(select i.* from ' ~ ref('idle_time') ~ ' as i join ' ~ ref('callpaths') ~ ' as c using (callpath_id) join '
+               ~ ref('region_classes') ~ ' as k using (region_id) where ' ~ call_filter ~ ')', 'idle_s') }}
+{%- endmacro %}
+
+
+{#- OnAllProcesses<x> (ASL §3.4.1.17) and SomeNotAllProcesses<x> (§3.4.1.21):
+    metaproperties over a per-process property x, whose rows per location carry
+    callpath_id or region_id (the context r). x "holds" on process p when
+    condition(x(r,e,p)) AND confidence(x(r,e,p)) == 1; a process with no row for r
+    does not hold. OnAllProcesses: CONDITION x holds on every process of e;
+    SomeNotAllProcesses: on some but not all. Both: CONFIDENCE 1, SEVERITY
+    max(severity(x(r,e,p))) over the processes where x holds (ASL leaves p
+    unbound there), as in ASL §3.2 - Appendix C multiplies it by
+    e.NrProcessors, which would rank a per-process severity (relative to one
+    process's duration) N times above an equal loss measured over all
+    processes; value: the sum over the processes where x holds. -#}
+{% macro on_all_processes(per_process) -%}
+{{ _over_processes(per_process, 'held = processes.n') }}
+{%- endmacro %}
+
+{% macro some_not_all_processes(per_process) -%}
+{{ _over_processes(per_process, 'held > 0 and held < processes.n') }}
+{%- endmacro %}
+
+{% macro _over_processes(per_process, holds) -%}
+with per_context as (
+    select
+        callpath_id,
+        region_id,
+        count(*) filter (where holds) as held,
+        coalesce(max(severity) filter (where holds), max(severity)) as max_severity,
+        coalesce(sum(value) filter (where holds), sum(value)) as value,
+        {{ distribution() }} as details
+    from (
+        select *, coalesce(condition and confidence = 1, false) as holds
+        from {{ per_process }}
+        where location_id is not null
+    )
+    group by callpath_id, region_id
+),
+
+processes as (
+    select count(*) as n from {{ ref('processes') }}
+)
+
+select
+    callpath_id,
+    region_id,
+    null::bigint as location_id,
+    null::varchar as condition_id,
+    {{ holds }} as condition,
+    1.0::double as confidence,
+    max_severity as severity,
+    value,
+    details
+from per_context
+cross join processes
+{%- endmacro %}
+
+
+{#- AllInstancesInProcess<x> (ASL §3.4.1.19) and SomeNotAllInstances<x>
+    (§3.4.1.20): metaproperties over a per-instance property x, whose rows
+    (one per region instance: callpath_id, location_id, enter_s, condition,
+    severity, value) come from a pattern. An instance holds when
+    condition(x(re)) AND severity(x(re)) > $p_instance_severity (ASL: 0.25).
+    Per (call path, process): AllInstancesInProcess: CONDITION every instance
+    holds; SomeNotAllInstances: some but not all; CONFIDENCE 1, SEVERITY
+    max(severity(x(re))) over the instances that hold; value: that of the
+    most severe of them. -#}
+{% macro all_instances_in_process(instances) -%}
+{{ _over_instances(instances, 'count(*) filter (where holds) = count(*)') }}
+{%- endmacro %}
+
+{% macro some_not_all_instances(instances) -%}
+{{ _over_instances(instances, 'count(*) filter (where holds) between 1 and count(*) - 1') }}
+{%- endmacro %}
+
+{% macro _over_instances(instances, holds) -%}
+select
+    callpath_id,
+    null::bigint as region_id,
+    location_id,
+    null::varchar as condition_id,
+    {{ holds }} as condition,
+    1.0::double as confidence,
+    coalesce(max(severity) filter (where holds), max(severity)) as severity,
+    coalesce(arg_max(value, severity) filter (where holds), arg_max(value, severity)) as value,
+    json_object(
+        'instances', count(*), 'holding', count(*) filter (where holds),
+        'most_severe_enter_s', arg_max(enter_s, severity)
+    )::varchar as details
+from (
+    select *, coalesce(condition and severity > $p_instance_severity, false) as holds
+    from {{ instances }}
+)
+group by callpath_id, location_id
+{%- endmacro %}
+
+
+{#- A per-instance property (ASL §3.4.1.18, PROPERTY ... (Exit re)) reported
+    per (call path, process) by its most severe instance: CONDITION some
+    instance's condition holds, SEVERITY and value of the most severe one;
+    details: how many instances there are and hold, and when the worst began.
+    Every instance stays queryable in the pattern the rows come from. -#}
+{% macro most_severe_instance(instances) -%}
+select
+    callpath_id,
+    null::bigint as region_id,
+    location_id,
+    null::varchar as condition_id,
+    bool_or(condition) as condition,
+    1.0::double as confidence,
+    max(severity) as severity,
+    arg_max(value, severity) as value,
+    json_object(
+        'instances', count(*), 'holding', count(*) filter (where condition),
+        'most_severe_enter_s', arg_max(enter_s, severity)
+    )::varchar as details
+from {{ instances }}
+group by callpath_id, location_id
+{%- endmacro %}
+
+
+{#- A property with several conditions (ASL §3.4.1.12 LoadImbalanceAtBarrier):
+    conditions holds one row per (context, condition) with condition_id;
+    the property holds when any condition does, its CONFIDENCE and SEVERITY
+    are the MAX over the conditions that hold, condition_id lists those
+    (most severe first), value and details are the most severe one's. -#}
+{% macro max_over_conditions(conditions) -%}
+select
+    callpath_id,
+    region_id,
+    location_id,
+    string_agg(condition_id, ',' order by severity desc) filter (where condition) as condition_id,
+    bool_or(condition) as condition,
+    coalesce(max(confidence) filter (where condition), max(confidence)) as confidence,
+    coalesce(max(severity) filter (where condition), max(severity)) as severity,
+    coalesce(arg_max(value, severity) filter (where condition), arg_max(value, severity)) as value,
+    coalesce(arg_max(details, severity) filter (where condition), arg_max(details, severity)) as details
+from {{ conditions }}
+group by callpath_id, region_id, location_id
+{%- endmacro %}
+
+
+{#- CacheCost<CostFunc> (ASL §3.4.1.4): per call path over all processes,
+    Costs = Summary(r, e).<counter $p_counter>, CONDITION Costs > 0,
+    CONFIDENCE 1, SEVERITY Costs / (Summary(RankBasis, e).LoadInstr +
+    StoreInstr), the loads and stores being counters $p_load_counter and
+    $p_store_counter. A summary counter of a call path is the sum of the
+    exclusive counts over its call-path subtree (its inclusive count where
+    every region records counters, as Score-P does). -#}
+{% macro cache_cost() -%}
+with counters as (
+    select * from {{ ref('counter_summary') }}
+),
+
+callpath_ancestors as (
+    select * from {{ ref('callpath_ancestors') }}
+),
+
+per_location as (
+    select a.ancestor_id as callpath_id, s.location_id, sum(s.excl) as value
+    from counters as s
+    join callpath_ancestors as a on a.descendant_id = s.callpath_id
+    where s.counter = $p_counter
+    group by all
+),
+
+instructions as (
+    select sum(s.excl) as n
+    from counters as s
+    join callpath_ancestors as a on a.descendant_id = s.callpath_id
+    where a.ancestor_id in (select callpath_id from {{ ref('rank_basis_paths') }})
+        and s.counter in ($p_load_counter, $p_store_counter)
+)
+
+{{ sum_over_processes('per_location cross join instructions', 'instructions.n') }}
+{%- endmacro %}
+
+
+{#- CacheCostPerInstance<CostFunc> (ASL §3.4.1.18) as a pattern: one row per
+    region instance (Exit re) with counter records: value = its count of
+    $p_counter, CONDITION value > 0, SEVERITY value / (re.LoadInstr +
+    re.StoreInstr) over counters $p_load_counter and $p_store_counter. -#}
+{% macro cache_cost_per_instance() -%}
+with per_instance as (
+    select
+        location_id,
+        enter_seq,
+        any_value(callpath_id) as callpath_id,
+        sum(incl) filter (where counter = $p_counter) as value,
+        sum(incl) filter (where counter in ($p_load_counter, $p_store_counter)) as instructions
+    from {{ ref('counter_instances') }}
+    group by location_id, enter_seq
+)
+
+select
+    p.callpath_id,
+    p.location_id,
+    p.enter_seq,
+    i.enter_s,
+    p.value,
+    p.instructions,
+    p.value > 0 as condition,
+    p.value / p.instructions as severity
+from per_instance as p
+join {{ ref('region_instances') }} as i using (location_id, enter_seq)
+where p.value is not null
 {%- endmacro %}

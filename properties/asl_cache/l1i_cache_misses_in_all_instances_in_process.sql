@@ -1,0 +1,8 @@
+{#---
+like: l1d_cache_misses_in_all_instances_in_process
+parent: l1i_cache_misses_per_instance
+info: Every instance of a call path on a process has many L1 instruction cache misses.
+description: ASL §3.4.1.19 L1ICacheMissesInAllInstancesInProcess = AllInstancesInProcess<L1ICacheMissesPerInstance>, as l1d_cache_misses_in_all_instances_in_process.
+---#}
+{% import 'templates/asl.sql' as asl with context %}
+{{ asl.all_instances_in_process(ref('l1i_cache_miss_instances')) }}

@@ -1,0 +1,8 @@
+{#---
+like: l1d_cache_misses_per_instance
+parent: l2_cache_misses
+info: The region instance with the most L2 cache misses per load and store, per call path and process.
+description: ASL §3.4.1.18 L2CacheMissesPerInstance over l2_cache_miss_instances, as l1d_cache_misses_per_instance.
+---#}
+{% import 'templates/asl.sql' as asl with context %}
+{{ asl.most_severe_instance(ref('l2_cache_miss_instances')) }}
