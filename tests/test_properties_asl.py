@@ -60,10 +60,14 @@ def test_frequent_communication_and_big_messages(communication):
     frequent = results(communication, "frequent_communication")
     assert set(frequent) == {"prog/main/MPI_Send", "prog/main/MPI_Recv", "prog/main/MPI_Bcast"}
     assert frequent["prog/main/MPI_Bcast"]["value"] == pytest.approx(200 * NS)
+    details = frequent["prog/main/MPI_Bcast"]["details"]  # the loss distribution over the processes
+    assert details["executions"] == 4 and details["max"] == pytest.approx(50 * NS)
+    assert len(details["by_location_id"]) == 4
     # 100 000 bytes per execution > 65 536 on both sides of the message; the collectives move none
     big = results(communication, "big_messages")
     assert set(big) == {"prog/main/MPI_Send", "prog/main/MPI_Recv"}
     assert big["prog/main/MPI_Recv"]["value"] == pytest.approx(200 * NS)
+    assert big["prog/main/MPI_Send"]["details"]["average_bytes"] == 100_000
 
 
 def test_uneven_mp_distribution(communication):

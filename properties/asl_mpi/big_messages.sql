@@ -10,17 +10,25 @@ description: |
   larger of Summary's bytes_sent and bytes_received; ASL counts bytes sent, which
   would leave every receive out). CONDITION the call is an MPI communication function
   AND Cost > 0 AND AvgLength > BigMessagesThreshold ($p_big_message_bytes),
-  CONFIDENCE 1, SEVERITY Cost / Duration(RankBasis, e). details: average bytes.
+  CONFIDENCE 1, SEVERITY Cost / Duration(RankBasis, e). details: the distribution over
+  the processes, executions, average bytes.
 diagnosis: |
   Communication is bandwidth-bound here: send less data (compress, send only what
   changed), or overlap the transfer with computation.
 params:
   p_big_message_bytes: {default: 65536, type: BIGINT, doc: "BigMessagesThreshold: average bytes per execution above which messages are big."}
 ---#}
-with comm_calls as (
-    select s.*, greatest(s.bytes_sent, s.bytes_received) / s.executions as avg_bytes
-    from {{ ref('comm_summaries') }} as s
-    where s.location_id is null
+{% import 'templates/asl.sql' as asl with context %}
+with per_call as (
+    select
+        callpath_id,
+        sum(comm_s) as value,
+        greatest(sum(bytes_sent), sum(bytes_received)) / sum(executions) as avg_bytes,
+        sum(executions) as executions,
+        {{ asl.distribution('comm_s') }} as details
+    from {{ ref('comm_summaries') }}
+    where location_id is not null
+    group by callpath_id
 )
 
 select
@@ -28,10 +36,10 @@ select
     null::bigint as region_id,
     null::bigint as location_id,
     null::varchar as condition_id,
-    comm_s > 0 and avg_bytes > $p_big_message_bytes as condition,
+    value > 0 and avg_bytes > $p_big_message_bytes as condition,
     1.0::double as confidence,
-    comm_s / rank_basis.basis_s as severity,
-    comm_s as value,
-    json_object('executions', executions, 'average_bytes', avg_bytes)::varchar as details
-from comm_calls
+    value / rank_basis.basis_s as severity,
+    value,
+    json_merge_patch(details, json_object('executions', executions, 'average_bytes', avg_bytes))::varchar as details
+from per_call
 cross join {{ ref('rank_basis') }} as rank_basis

@@ -8,17 +8,24 @@ description: |
   all processes of a call path whose called function is an MPI communication function.
   CONDITION Cost > 0 AND Cost / Summary(r, e).NrExecutions < SmallMessagesThreshold
   ($p_small_comm_s, seconds per execution), CONFIDENCE 1,
-  SEVERITY Cost / Duration(RankBasis, e). details: executions, seconds per execution.
+  SEVERITY Cost / Duration(RankBasis, e). details: the distribution over the processes,
+  executions, seconds per execution.
 diagnosis: |
   Many short messages: aggregate them into fewer, larger ones (pack halo
   data, use derived datatypes or collectives).
 params:
   p_small_comm_s: {default: 1.0e-5, type: DOUBLE, doc: "SmallMessagesThreshold: time per execution (s) below which a communication is small."}
 ---#}
-with comm_calls as (
-    select s.*
-    from {{ ref('comm_summaries') }} as s
-    where s.location_id is null
+{% import 'templates/asl.sql' as asl with context %}
+with per_call as (
+    select
+        callpath_id,
+        sum(incl_s) as value,
+        sum(executions) as executions,
+        {{ asl.distribution('incl_s') }} as details
+    from {{ ref('comm_summaries') }}
+    where location_id is not null
+    group by callpath_id
 )
 
 select
@@ -26,10 +33,11 @@ select
     null::bigint as region_id,
     null::bigint as location_id,
     null::varchar as condition_id,
-    incl_s > 0 and incl_s / executions < $p_small_comm_s as condition,
+    value > 0 and value / executions < $p_small_comm_s as condition,
     1.0::double as confidence,
-    incl_s / rank_basis.basis_s as severity,
-    incl_s as value,
-    json_object('executions', executions, 'per_execution_s', incl_s / executions)::varchar as details
-from comm_calls
+    value / rank_basis.basis_s as severity,
+    value,
+    json_merge_patch(details, json_object('executions', executions, 'per_execution_s', value / executions))::varchar
+        as details
+from per_call
 cross join {{ ref('rank_basis') }} as rank_basis

@@ -5,8 +5,9 @@ unit: s
 requires: [trace]
 info: Matches of the CRE pattern LateReceiver(r) - an MPI_Send still in progress when the late MPI_Recv starts.
 description: |
-  CRE report §6, pattern LateReceiver(r): receive_matches with the CONSTRAINT
-  EnterRecv is MPI_Recv, EnterSend is MPI_Send, EnterRecv.time > EnterSend.time and
+  CRE report §6, pattern LateReceiver(r) = LatePartner<'<'> (templates/cre.sql):
+  receive_matches with the CONSTRAINT EnterRecv is MPI_Recv, EnterSend is MPI_Send,
+  EnterRecv.time > EnterSend.time and
   the send call still on the sender's region stack at EnterRecv (its Leave is later);
   EXPORT idle_s = EnterRecv.time - EnterSend.time. Attributed to the sending call
   (callpath_id, location_id of the sender). The trace cannot show whether the send
@@ -15,15 +16,10 @@ diagnosis: See late_receiver.
 params:
   p_region: {default: null, type: VARCHAR, doc: "Focus region r of the pattern."}
 ---#}
-with receive_matches as (
-    select * from {{ ref('receive_matches') }}
-)
-
+{% import 'templates/cre.sql' as cre with context %}
 select
     * replace (send_callpath_id as callpath_id, send_location_id as location_id),
     location_id as recv_location_id,
     lr_idle_s as idle_s
-from receive_matches
-where recv_call = 'MPI_Recv' and send_call = 'MPI_Send'
-    and recv_call_enter_time > send_call_enter_time
-    and send_call_leave_time > recv_call_enter_time
+from ({{ cre.late_partner('<') }})
+where send_call_leave_time > recv_call_enter_time  -- the send is still on the sender's region stack

@@ -5,18 +5,14 @@ unit: s
 requires: [trace]
 info: Matches of the CRE pattern LateSender(r) - a receive waiting in MPI_Recv for a later MPI_Send.
 description: |
-  CRE report §6 / ASL §3.3.6, pattern LateSender(r): receive_matches with the
-  CONSTRAINT EnterRecv is MPI_Recv, EnterSend is MPI_Send and
-  EnterSend.time > EnterRecv.time; EXPORT idle_s = EnterSend.time - EnterRecv.time.
+  CRE report §6 / ASL §3.3.6, pattern LateSender(r) = LatePartner<'>'>
+  (templates/cre.sql): receive_matches with the CONSTRAINT EnterRecv is MPI_Recv,
+  EnterSend is MPI_Send and EnterSend.time > EnterRecv.time; EXPORT idle_s = EnterSend.time - EnterRecv.time.
   Attributed to the receiving call (callpath_id, location_id of the receiver).
 diagnosis: See late_sender.
 params:
   p_region: {default: null, type: VARCHAR, doc: "Focus region r of the pattern."}
 ---#}
-with receive_matches as (
-    select * from {{ ref('receive_matches') }}
-)
-
+{% import 'templates/cre.sql' as cre with context %}
 select *, ls_idle_s as idle_s
-from receive_matches
-where recv_call = 'MPI_Recv' and send_call = 'MPI_Send' and send_call_enter_time > recv_call_enter_time
+from ({{ cre.late_partner('>') }})
