@@ -6,7 +6,8 @@
 -- 'collective' (all collectives but barriers), 'sync' (MPI_Barrier,
 -- MPI_Ibarrier), 'io' (MPI_File_*), 'rma' (one-sided), 'management'
 -- (every other MPI function); NULL for non-MPI regions.
--- is_comm/is_sync/is_io: the ASL CommTime/SyncTime/IoTime categories.
+-- is_comm/is_sync/is_io: the ASL CommTime/SyncTime/IoTime categories; is_io also
+-- holds for file I/O outside MPI (POSIX / ISO C I/O regions, by their role).
 -- p2p_type: 'send', 'recv', 'sendrecv' or 'completion' (Wait/Test family);
 -- p2p_mode: 'standard', 'buffered', 'synchronous', 'ready';
 -- is_blocking: false for MPI_I* and MPI_Test*.
@@ -71,5 +72,5 @@ select
     *,
     coalesce(mpi_class in ('p2p', 'collective', 'rma'), false) as is_comm,
     coalesce(mpi_class = 'sync', false) as is_sync,
-    coalesce(mpi_class = 'io', false) as is_io
+    coalesce(mpi_class = 'io' or role in ('FILE_IO', 'FILE_IO_METADATA'), false) as is_io
 from classified

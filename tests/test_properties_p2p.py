@@ -117,6 +117,24 @@ def test_wrong_order_patterns(tmp_path):
     assert rows(result, "mpi_lswo_different") == {}
 
 
+def test_wrong_order_late_receiver(tmp_path):
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 1000):
+        b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)          # older message, received last
+        b[0].mpi_send(200, 700, dst=1, tag=2, nbytes=1 << 20)    # blocks until the receive is posted
+    with b[1].open("main", 0, 1000):
+        b[1].mpi_recv(500, 710, src=0, tag=2, nbytes=1 << 20)
+        b[1].mpi_recv(800, 810, src=0, tag=1, nbytes=8)
+    result = report(b, tmp_path)
+    # E(recv) 500 - E(send) 200 while the send is still active (its Leave 700 > 500)
+    assert rows(result, "late_receiver") == {"prog/main/MPI_Send": pytest.approx(300 * NS)}
+    # at that receive (t = 710) the tag-1 message, sent at 100 < 200, is still queued
+    assert rows(result, "wrong_order_lr") == {"prog/main/MPI_Send": pytest.approx(300 * NS)}
+    assert rows(result, "wrong_order_ls") == {}
+    # cost = send call (200..700) + receive call (500..710)
+    assert rows(result, "messages_in_wrong_order") == {"prog/main/MPI_Recv": pytest.approx(710 * NS)}
+
+
 def test_wrong_order_of_a_waitall_is_remembered_from_its_leave(tmp_path):
     b = TraceBuilder(3)
     with b[0].open("main", 0, 2000):
@@ -223,6 +241,24 @@ def test_cost_family(tmp_path):
     row = next(r for r in result["results"] if r["property"] == "total_cost" and r["callpath"] == "prog")
     assert row["severity"] == pytest.approx((130 + 150) / 2000)
     assert result["bottleneck"] == "total_cost at prog"
+
+
+def test_io_cost_counts_file_io_and_the_io_group(tmp_path):
+    b = TraceBuilder(1)
+    with b[0].open("main", 0, 1000):
+        b[0].region("fwrite", 100, 150)                 # ISO C I/O, by its region role
+        with b[0].open("write_output", 200, 500):       # the application's own output routine
+            b[0].region("fwrite", 300, 400)
+    result = report(b, tmp_path)
+    assert rows(result, "io_cost") == {
+        "prog": pytest.approx(150 * NS), "prog/main": pytest.approx(150 * NS),
+        "prog/main/fwrite": pytest.approx(50 * NS), "prog/main/write_output": pytest.approx(100 * NS),
+        "prog/main/write_output/fwrite": pytest.approx(100 * NS)}
+    # with write_output in the IO group its own 300 - 100 ns count as I/O too
+    grouped = run(tmp_path / "run.cosydb", threshold=0, params={"p_io_group": "^write_output$"})
+    assert rows(grouped, "io_cost")["prog/main/write_output"] == pytest.approx(300 * NS)
+    assert rows(grouped, "total_cost")["prog"] == pytest.approx(350 * NS)
+    assert rows(grouped, "comm_cost") == {} and rows(grouped, "sync_cost") == {}
 
 
 def test_control_trace_has_no_wait_states(tmp_path):

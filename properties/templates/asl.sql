@@ -19,13 +19,14 @@ json_object(
 
 {#- Cost<CostFunc> (ASL §3.4.1.2): per call path over all processes,
     CONDITION cost > 0, CONFIDENCE 1, SEVERITY cost / Duration(RankBasis, e).
-    cost_column: an expression over mpi_summary (the ASL MPISummary); the
-    cost over all processes is the sum of the per-process costs, whose
-    distribution goes in details. -#}
-{% macro cost(cost_column) -%}
+    cost_column: an expression over summary, default mpi_summary (the ASL
+    MPISummary: callpath_id, location_id and times); the cost over all
+    processes is the sum of the per-process costs, whose distribution goes
+    in details. -#}
+{% macro cost(cost_column, summary=none) -%}
 with per_location as (
     select callpath_id, location_id, coalesce({{ cost_column }}, 0) as value
-    from {{ ref('mpi_summary') }}
+    from {{ summary or ref('mpi_summary') }}
     where location_id is not null
 )
 
