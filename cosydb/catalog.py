@@ -16,10 +16,6 @@ YAML, which never reaches DuckDB::
       p_region: {default: null, type: VARCHAR, doc: Focus region r.}
       p_counter: {default: PAPI_L2_TCM, counter: true, doc: A metric that must be recorded.}
     ---#}
-
-An entry that instantiates the same template as another may say ``like: other``:
-it takes that entry's header and overrides the keys it gives (``params`` key by
-key), as ASL's ``PROPERTY CacheCost<L2CacheCostFunc> L2CacheMisses``.
     select ...
 
 A property's SELECT returns the fixed result shape (``RESULT_COLUMNS``); a
@@ -28,6 +24,11 @@ which properties aggregate; a category has no body and only structures the
 hierarchy. Files under ``templates/`` hold Jinja macros (ASL templates and
 metaproperties) that property files import; files starting with ``_`` are
 skipped.
+
+An entry that instantiates the same template as another may say ``like: other``:
+it takes that entry's header and overrides the keys it gives (``params`` key by
+key), as ASL's ``PROPERTY CacheCost<L2CacheCostFunc> L2CacheMisses``. A
+parameter with ``counter: true`` names a hardware metric the experiment must have.
 """
 
 from __future__ import annotations
@@ -50,9 +51,10 @@ PARAM_TYPES = ("VARCHAR", "DOUBLE", "BIGINT", "BOOLEAN")
 #: What the data must hold for a property to be evaluable.
 REQUIREMENTS = ("trace", "papi")
 #: The columns every property returns, in this order, with their DuckDB types.
-RESULT_COLUMNS = {"callpath_id": "BIGINT", "region_id": "BIGINT", "location_id": "BIGINT", "condition_id": "VARCHAR",
-                  "condition": "BOOLEAN", "confidence": "DOUBLE", "severity": "DOUBLE",
-                  "value": "DOUBLE", "details": "VARCHAR"}
+#: region_id is set (and callpath_id NULL) only by properties of a function as a whole.
+RESULT_COLUMNS = {"callpath_id": "BIGINT", "region_id": "BIGINT", "location_id": "BIGINT",
+                  "condition_id": "VARCHAR", "condition": "BOOLEAN", "confidence": "DOUBLE",
+                  "severity": "DOUBLE", "value": "DOUBLE", "details": "VARCHAR"}
 
 _HEADER = re.compile(r"\A\s*\{#---\n(.*?)\n---#\}\n?", re.S)
 
