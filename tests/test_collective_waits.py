@@ -1,0 +1,110 @@
+"""Scalasca's collective and management wait states against constructed timings.
+
+B / X are the MpiCollectiveBegin / End events (the generator's begin / end, default the
+call's Enter / Leave); every expected value is computed by hand from the chosen ticks
+(1 tick = 1 ns), never from an earlier output of cosydb.
+"""
+
+import pytest
+
+from cosydb.fixtures.generator import TraceBuilder
+from test_properties_p2p import NS, report, rows
+
+METRICS = ("mpi_barrier_wait", "mpi_barrier_completion", "mpi_wait_nxn", "mpi_nxn_completion",
+           "mpi_earlyreduce", "mpi_earlyscan", "mpi_latebroadcast", "mpi_init_completion",
+           "mpi_finalize_wait")
+
+
+def per_rank(result, prop):
+    return {rank: value for (_, rank), value in rows(result, prop, all_processes=False).items()}
+
+
+def test_allreduce_on_a_sub_communicator(tmp_path):
+    b = TraceBuilder(4)
+    b.communicator("sub", [1, 3])
+    for r in range(4):
+        with b[r].open("main", 0, 1000):
+            if r == 1:
+                b[r].collective("MPI_Allreduce", 100, 500, comm="sub", sent=8, received=8)
+            if r == 3:
+                b[r].collective("MPI_Allreduce", 300, 510, comm="sub", sent=8, received=8)
+    result = report(b, tmp_path)
+    # latest B = 300: rank 1 waits min(300, 500) - 100; earliest X = 500: rank 3 needs 510 - 500
+    assert per_rank(result, "mpi_wait_nxn") == {1: pytest.approx(200 * NS)}
+    assert per_rank(result, "mpi_nxn_completion") == {3: pytest.approx(10 * NS)}
+
+
+def test_reduce_whose_root_arrives_early(tmp_path):
+    b = TraceBuilder(3)
+    timings = {0: (100, 600), 1: (300, 510), 2: (500, 520)}
+    for r, (begin, end) in timings.items():
+        with b[r].open("main", 0, 1000):
+            b[r].collective("MPI_Reduce", begin, end, root=0, sent=0 if r == 0 else 8, received=24 if r == 0 else 0)
+    result = report(b, tmp_path)
+    # on the root only: min(latest sender B = 500, X = 600) - B = 100
+    assert per_rank(result, "mpi_earlyreduce") == {0: pytest.approx(400 * NS)}
+    assert rows(result, "mpi_wait_nxn") == {} and rows(result, "mpi_latebroadcast") == {}
+
+
+def test_bcast_whose_root_arrives_late(tmp_path):
+    b = TraceBuilder(3)
+    timings = {0: (400, 410), 1: (100, 450), 2: (200, 460)}
+    for r, (begin, end) in timings.items():
+        with b[r].open("main", 0, 1000):
+            b[r].collective("MPI_Bcast", begin, end, root=0, sent=16 if r == 0 else 0, received=0 if r == 0 else 8)
+    result = report(b, tmp_path)
+    # non-root ranks: min(B of the root = 400, X) - B
+    assert per_rank(result, "mpi_latebroadcast") == {1: pytest.approx(300 * NS), 2: pytest.approx(200 * NS)}
+    assert rows(result, "mpi_latebroadcast") == {"prog/main/MPI_Bcast": pytest.approx(500 * NS)}
+
+
+def test_scan_waits_for_the_lower_ranks(tmp_path):
+    b = TraceBuilder(3)
+    timings = {0: (300, 310), 1: (100, 320), 2: (200, 330)}
+    for r, (begin, end) in timings.items():
+        with b[r].open("main", 0, 1000):
+            b[r].collective("MPI_Scan", begin, end, sent=8, received=8)
+    result = report(b, tmp_path)
+    # rank 1: max B over ranks 0..1 = 300 -> 200; rank 2: max over 0..2 = 300 -> 100; rank 0 waits for nobody
+    assert per_rank(result, "mpi_earlyscan") == {1: pytest.approx(200 * NS), 2: pytest.approx(100 * NS)}
+
+
+def test_barrier_completion(tmp_path):
+    b = TraceBuilder(3)
+    for r, end in enumerate((200, 300, 400)):
+        with b[r].open("main", 0, 1000):
+            b[r].collective("MPI_Barrier", 100, end)
+    result = report(b, tmp_path)
+    # all arrive at 100; the first leaves at 200: X - max(200, min(100, X))
+    assert per_rank(result, "mpi_barrier_completion") == {1: pytest.approx(100 * NS), 2: pytest.approx(200 * NS)}
+    assert rows(result, "mpi_barrier_wait") == {}
+
+
+def test_init_and_finalize_skew(tmp_path):
+    b = TraceBuilder(3)
+    init = {0: (0, 100), 1: (0, 150), 2: (0, 120)}
+    finalize = {0: (800, 900), 1: (850, 900), 2: (700, 900)}
+    for r in range(3):
+        with b[r].open("main", 0, 1000):
+            b[r].region("MPI_Init", *init[r])
+            b[r].region("MPI_Finalize", *finalize[r])
+    result = report(b, tmp_path)
+    # Init: earliest L = 100, latest E = 0 -> L - max(100, min(0, L)); Finalize: min(max E = 850, L) - E
+    assert per_rank(result, "mpi_init_completion") == {1: pytest.approx(50 * NS), 2: pytest.approx(20 * NS)}
+    assert per_rank(result, "mpi_finalize_wait") == {0: pytest.approx(50 * NS), 2: pytest.approx(150 * NS)}
+
+
+def test_balanced_collectives_have_no_wait_states(tmp_path):
+    b = TraceBuilder(3)
+    for r in range(3):
+        with b[r].open("main", 0, 2000):
+            b[r].region("MPI_Init", 0, 100)
+            b[r].collective("MPI_Barrier", 200, 300)
+            b[r].collective("MPI_Allreduce", 400, 500, sent=8, received=8)
+            b[r].collective("MPI_Reduce", 600, 700, root=0, sent=8, received=8)
+            b[r].collective("MPI_Bcast", 800, 900, root=0, sent=8, received=8)
+            b[r].collective("MPI_Scan", 1000, 1100, sent=8, received=8)
+            b[r].region("MPI_Finalize", 1900, 2000)
+    result = report(b, tmp_path)
+    for metric in METRICS:
+        assert rows(result, metric) == {} and rows(result, metric, all_processes=False) == {}, metric
