@@ -240,3 +240,26 @@ def test_report_errors_name_the_database(tmp_path):
     no_dir = cosydb("report", db, "--properties-dir", tmp_path / "missing")
     assert no_dir.returncode == 2 and "missing: properties directory does not exist" in no_dir.stderr
     assert "Traceback" not in wrong.stderr + no_dir.stderr
+
+
+@pytest.mark.parametrize("trace", ["scorep-late_sender", "scorep-late_receiver", "scorep-barrier",
+                                   "scorep-collectives", "hpccg-8-small"])
+def test_time_cube_agrees_with_scalasca(loaded_real_trace, trace):
+    """Every (metric, call path, rank) value of the cube, time categories, wait states and
+    visits, against Scalasca's cube of the same trace (metric-inclusive values, as it shows them)."""
+    db = loaded_real_trace(trace)
+    con = database.connect(db)
+    try:
+        engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
+        ours = {(m, p, r): v for m, p, r, v in con.execute("""
+            SELECT t.metric, c.path, l.rank, t.inclusive FROM prop_time_cube t
+            JOIN callpaths c USING (callpath_id) JOIN locations l USING (location_id)""").fetchall()}
+    finally:
+        con.close()
+    metrics = {m for m, _, _ in ours}
+    with open(next((real_trace(trace) / "scalasca").glob("*.all.csv"))) as f:
+        theirs = {(r["metric"], scalasca_callpath(r["callpath"]), int(r["rank"])): float(r["value"])
+                  for r in csv.DictReader(f) if r["metric"] in metrics}
+    assert {"time", "execution", "comp", "mpi", "visits"} <= metrics
+    for key in set(ours) | set(theirs):
+        assert ours.get(key, 0.0) == pytest.approx(theirs.get(key, 0.0), rel=1e-3, abs=1e-9), key

@@ -96,6 +96,21 @@ def test_waitall_counts_the_largest_wait_once_and_test_is_excluded(tmp_path):
     assert rows(result, "late_sender") == {} and rows(result, "idle_late_sender") == {}
 
 
+def test_sendrecv_ring_counts_both_halves(tmp_path):
+    # rank r calls MPI_Sendrecv at E_r, sending to r + 1 and receiving from r - 1 (mod 4)
+    enters, leaves = [100, 200, 300, 400], [450, 250, 350, 450]
+    b = TraceBuilder(4)
+    for r in range(4):
+        with b[r].open("main", 0, 1000):
+            b[r].mpi_sendrecv(enters[r], leaves[r], dst=(r + 1) % 4, src=(r - 1) % 4, tag=0, nbytes=8)
+    result = report(b, tmp_path)
+    # receive half: rank 0 waits for rank 3's call, min(E = 400, L = 450) - 100; the others' senders came first
+    assert rows(result, "mpi_latesender", all_processes=False) == {("prog/main/MPI_Sendrecv", 0): pytest.approx(300 * NS)}
+    # send half: rank 0's call lasts (L = 450) past rank 1's Enter (200): E(Rreq) - E(Scmp) = 200 - 100
+    assert rows(result, "mpi_latereceiver", all_processes=False) == {
+        ("prog/main/MPI_Sendrecv", 0): pytest.approx(100 * NS)}
+
+
 def test_wrong_order_patterns(tmp_path):
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):

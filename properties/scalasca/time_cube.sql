@@ -1,0 +1,118 @@
+{#---
+kind: pattern
+parent: metric_tree
+unit: s
+requires: [trace]
+info: The severity cube (metric, call path, location) -> value over Scalasca's metric hierarchy.
+description: |
+  reference/wait-states.md, time hierarchy: every call path's exclusive time on a
+  location is assigned to one leaf category of metric_tree by its region: comp
+  (not MPI), mpi_init_exit (MPI_Init(_thread), MPI_Finalize, MPI_Initialized,
+  MPI_Finalized), mpi_mgmt_file (MPI-IO file management), mpi_mgmt_win (window
+  management), mpi_mgmt_comm (other MPI management), mpi_sync_collective
+  (barriers), mpi_point2point, mpi_collective, mpi_rma_communication,
+  mpi_io_collective (MPI_File_*_all/_ordered) and mpi_io_individual. A category's value is the sum of its leaves'; a wait-state
+  metric's value is its catalog property's per-location value (a part of its
+  parent's time); visits counts executions. Columns: metric, parent, unit,
+  callpath_id, location_id, inclusive (the metric with its sub-metrics, as Scalasca
+  shows it) and exclusive (without them). Call paths stay exclusive (call-tree-wise).
+diagnosis: Not a problem by itself; query it, or compare it with Scalasca's cube.
+---#}
+with tree as (
+    select * from {{ ref('metric_tree') }}
+),
+
+instances as (
+    select i.callpath_id, i.location_id, i.excl_s, c.name, c.role, c.mpi_class
+    from {{ ref('region_instances') }} as i
+    join {{ ref('region_classes') }} as c using (region_id)
+),
+
+leaf_time as (
+    select
+        callpath_id,
+        location_id,
+        case
+            when mpi_class is null then 'comp'
+            when name in ('MPI_Init', 'MPI_Init_thread', 'MPI_Finalize', 'MPI_Initialized', 'MPI_Finalized')
+                then 'mpi_init_exit'
+            when mpi_class = 'io' and role = 'FILE_IO_METADATA' then 'mpi_mgmt_file'
+            when mpi_class = 'io' and regexp_matches(name, '_(all|ordered)(_begin|_end)?$') then 'mpi_io_collective'
+            when mpi_class = 'io' then 'mpi_io_individual'
+            when mpi_class = 'rma' and regexp_matches(name, '^MPI_Win_(create|allocate|free|attach|detach)') then 'mpi_mgmt_win'
+            when mpi_class = 'rma' then 'mpi_rma_communication'
+            when mpi_class = 'management' then 'mpi_mgmt_comm'
+            when mpi_class = 'sync' then 'mpi_sync_collective'
+            when mpi_class = 'p2p' then 'mpi_point2point'
+            when mpi_class = 'collective' then 'mpi_collective'
+        end as metric,
+        sum(excl_s) as value
+    from instances
+    group by all
+),
+
+-- every category with the leaf categories below it (itself included)
+category_leaves as (
+    with recursive up(leaf, metric) as (
+        select metric, metric from tree where source = 'category'
+        union all
+        select up.leaf, t.parent
+        from up
+        join tree as t on t.metric = up.metric
+        where t.parent is not null
+    )
+    select * from up
+),
+
+categories as (
+    select c.metric, l.callpath_id, l.location_id, sum(l.value) as inclusive
+    from leaf_time as l
+    join category_leaves as c on c.leaf = l.metric
+    group by all
+),
+
+waits as (
+    {%- for metric in ['mpi_init_completion', 'mpi_finalize_wait', 'mpi_barrier_wait', 'mpi_barrier_completion',
+                       'mpi_latesender', 'mpi_latesender_wo', 'mpi_lswo_different', 'mpi_lswo_same',
+                       'mpi_latereceiver', 'mpi_earlyreduce', 'mpi_earlyscan', 'mpi_latebroadcast',
+                       'mpi_wait_nxn', 'mpi_nxn_completion'] %}
+    select '{{ metric }}' as metric, callpath_id, location_id, value as inclusive
+    from {{ ref(metric) }}
+    where location_id is not null
+    {{- '\n    union all' if not loop.last }}
+    {%- endfor %}
+),
+
+visits as (
+    select 'visits' as metric, callpath_id, location_id, count(*)::double as inclusive
+    from instances
+    group by all
+),
+
+cube as (
+    select * from categories
+    union all
+    select * from waits
+    union all
+    select * from visits
+),
+
+children as (
+    select t.parent as metric, c.callpath_id, c.location_id, sum(c.inclusive) as inclusive
+    from cube as c
+    join tree as t using (metric)
+    where t.parent is not null
+    group by all
+)
+
+select
+    c.metric,
+    t.parent,
+    t.unit,
+    c.callpath_id,
+    c.location_id,
+    c.inclusive,
+    c.inclusive - coalesce(k.inclusive, 0) as exclusive
+from cube as c
+join tree as t using (metric)
+left join children as k using (metric, callpath_id, location_id)
