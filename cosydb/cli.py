@@ -221,6 +221,36 @@ def _print_report(result: dict, per_location: bool, properties_dirs) -> None:
 
 
 @app.command()
+def cube(
+    db: Path = typer.Argument(..., metavar="DB", help="The cosydb database."),
+    experiment: Optional[str] = typer.Option(None, "--experiment", help="Experiment name or id (default: the latest)."),
+    fmt: str = typer.Option("table", "--format", help="table or json."),
+):
+    """Compute the severity cube (metric, call path, location), store it as table severity_cube,
+    and show the metric hierarchy with inclusive and exclusive totals.
+
+    Example: cosydb cube run.cosydb
+    """
+    from .report import cube as compute_cube
+
+    if fmt not in ("table", "json"):
+        _fail(f"--format: '{fmt}' is not one of table, json")
+    result = _guard(lambda: compute_cube(db, experiment))
+    if fmt == "json":
+        out.print(json.dumps(result, indent=1), markup=False)
+        return
+    exp = result["experiment"]
+    out.print(f"[bold]experiment {exp['experiment_id']}: {exp['name']}[/bold]   severity cube stored in table severity_cube")
+    table = Table("metric", "inclusive", "exclusive", "largest at call path", box=None, padding=(0, 2))
+    for m in result["metrics"]:
+        unit = " s" if m["unit"] == "s" else ""
+        value = "{:.6g}" + unit
+        table.add_row("  " * m["depth"] + m["metric"], value.format(m["inclusive"]), value.format(m["exclusive"]),
+                      m["top_callpath"] or "")
+    out.print(table)
+
+
+@app.command()
 def properties(
     properties_dir: Optional[list[Path]] = typer.Option(None, "--properties-dir", help="Directory of plug-in property files (repeatable)."),
 ):

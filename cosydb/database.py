@@ -35,7 +35,7 @@ EXPERIMENTS = "experiments"
 SINGLE_FILE_TABLES = (
     "locations", "location_groups", "system_tree", "regions", "groups", "group_members",
     "communicators", "communicator_members", "metrics", "parameters", "strings",
-    "record_counts", "load_warnings", "property_results",
+    "record_counts", "load_warnings", "property_results", "severity_cube",
 )
 MULTI_FILE_TABLES = ("events", "metric_values")
 RESULTS_TABLE = "property_results"
@@ -49,6 +49,16 @@ RESULT_SCHEMA = pa.schema([
     ("details", pa.string()), ("status", pa.string()),
     ("threshold", pa.float64()), ("rank_basis", pa.string()), ("evaluated_at", pa.string()),
 ])
+CUBE_TABLE = "severity_cube"
+#: ``severity_cube`` (written by ``cosydb report`` and ``cosydb cube``, empty after load): the
+#: time_cube pattern, (metric, call path, location) -> inclusive / exclusive value in ``unit``.
+CUBE_SCHEMA = pa.schema([
+    ("metric", pa.string()), ("parent", pa.string()), ("unit", pa.string()),
+    ("callpath_id", pa.int64()), ("location_id", pa.int64()),
+    ("inclusive", pa.float64()), ("exclusive", pa.float64()),
+])
+#: The tables of analysis results, written empty at load and replaced by the analyses.
+RESULT_TABLES = {RESULTS_TABLE: RESULT_SCHEMA, CUBE_TABLE: CUBE_SCHEMA}
 #: What a loader writes.
 RAW_TABLES = {"experiments", *SINGLE_FILE_TABLES, *MULTI_FILE_TABLES}
 #: The sql/ objects computed once per experiment at load and stored as Parquet.

@@ -201,14 +201,22 @@ def _literal(value: str | None) -> str:
     return "NULL::VARCHAR" if value is None else "'" + value.replace("'", "''") + "'"
 
 
-def store(root: Path, experiment_id: int, table: pa.Table) -> None:
-    """Replace the experiment's stored ``property_results`` and refresh the catalog."""
+def cube(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """The evaluated ``time_cube`` pattern as a ``database.CUBE_SCHEMA`` table."""
+    columns = ", ".join(database.CUBE_SCHEMA.names)
+    return con.execute(f"SELECT {columns} FROM prop_time_cube").to_arrow_table().cast(database.CUBE_SCHEMA)
+
+
+def store(root: Path, experiment_id: int, tables: dict[str, pa.Table]) -> None:
+    """Replace the experiment's stored result tables (``database.RESULT_TABLES``) given,
+    each file atomically, and refresh the catalog."""
     directory = root / database.EXPERIMENTS / str(experiment_id)
-    target = directory / f"{database.RESULTS_TABLE}.parquet"
-    tmp = directory / f".{database.RESULTS_TABLE}.{os.getpid()}.tmp"
-    try:
-        pq.write_table(table, tmp)
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
+    for name, table in tables.items():
+        target = directory / f"{name}.parquet"
+        tmp = directory / f".{name}.{os.getpid()}.tmp"
+        try:
+            pq.write_table(table, tmp)
+            os.replace(tmp, target)
+        finally:
+            tmp.unlink(missing_ok=True)
     database.write_catalog(root)

@@ -111,7 +111,8 @@ def load(source: str | os.PathLike, db: str | os.PathLike | None = None, name: s
         )
         pq.write_table(pa.Table.from_pylist([meta]), staging / "experiment.parquet")
         pq.write_table(WARNING_SCHEMA.empty_table(), staging / "load_warnings.parquet")
-        pq.write_table(database.RESULT_SCHEMA.empty_table(), staging / f"{database.RESULTS_TABLE}.parquet")
+        for table, schema in database.RESULT_TABLES.items():
+            pq.write_table(schema.empty_table(), staging / f"{table}.parquet")
         checks, seconds = _derive(staging, experiment_id)
         warnings = result["warnings"] + checks
         phase_seconds = result["phase_seconds"] | seconds

@@ -47,9 +47,12 @@ def run(db: str | os.PathLike, experiment: str | None = None, threshold: float =
             if basis_s is None:
                 raise CosyError(root, f"rank-basis region '{rank_basis}' not found in experiment '{exp['name']}'")
         table = engine.results(con, catalog, exp["experiment_id"], status, threshold, rank_basis)
+        stored = {database.RESULTS_TABLE: table}
+        if status.get("time_cube") == "evaluated":
+            stored[database.CUBE_TABLE] = engine.cube(con)
     finally:
         con.close()
-    engine.store(root, exp["experiment_id"], table)
+    engine.store(root, exp["experiment_id"], stored)
     rows = [r for r in table.to_pylist() if _listed(r, threshold)]
     if selected:
         rows = [r for r in rows if r["property"] in selected]
@@ -62,6 +65,48 @@ def run(db: str | os.PathLike, experiment: str | None = None, threshold: float =
         bottleneck=f"{bottleneck['property']} at {where(bottleneck)}" if bottleneck else None,
         results=[_json_row(r) for r in rows],
     )
+
+
+def cube(db: str | os.PathLike, experiment: str | None = None) -> dict:
+    """Evaluate the severity cube (pattern ``time_cube``), store it as ``severity_cube`` and
+    return its metric tree in order: metric, parent, depth, unit, inclusive and exclusive
+    totals over all call paths and locations, and the call path with the largest value."""
+    root = Path(db)
+    con = database.connect(root)
+    try:
+        exp = _experiment(con, root, experiment)
+        status = engine.evaluate(con, catalog_mod.load(), exp["experiment_id"], {}, ["time_cube"])
+        if status["time_cube"] != "evaluated":
+            raise CosyError(root, f"experiment '{exp['name']}': severity cube {status['time_cube']}")
+        table = engine.cube(con)
+        tree = con.execute("SELECT metric, parent, unit FROM prop_metric_tree").fetchall()  # insertion order
+        totals = {m: (i, x, p) for m, i, x, p in con.execute("""
+            WITH per_callpath AS (
+                SELECT metric, callpath_id, sum(inclusive) AS inclusive, sum(exclusive) AS exclusive
+                FROM prop_time_cube GROUP BY ALL
+            )
+            SELECT t.metric, sum(t.inclusive), sum(t.exclusive), any_value(c.path) FILTER (WHERE t.callpath_id = top.callpath_id)
+            FROM per_callpath t
+            JOIN (SELECT metric, arg_max(callpath_id, inclusive) AS callpath_id FROM per_callpath GROUP BY metric) top USING (metric)
+            LEFT JOIN callpaths c ON c.experiment_id = ? AND c.callpath_id = t.callpath_id
+            GROUP BY t.metric""", [exp["experiment_id"]]).fetchall()}
+    finally:
+        con.close()
+    engine.store(root, exp["experiment_id"], {database.CUBE_TABLE: table})
+    children: dict = {}
+    for metric, parent, unit in tree:
+        children.setdefault(parent, []).append((metric, unit))
+    metrics: list[dict] = []
+
+    def walk(parent, depth):
+        for metric, unit in children.get(parent, []):
+            inclusive, exclusive, top = totals.get(metric, (0.0, 0.0, None))
+            metrics.append(dict(metric=metric, parent=parent, depth=depth, unit=unit, inclusive=inclusive,
+                                exclusive=exclusive, top_callpath=top))
+            walk(metric, depth + 1)
+
+    walk(None, 0)
+    return dict(experiment={k: exp[k] for k in ("experiment_id", "name")}, metrics=metrics)
 
 
 def _listed(row: dict, threshold: float) -> bool:

@@ -263,3 +263,26 @@ def test_time_cube_agrees_with_scalasca(loaded_real_trace, trace):
     assert {"time", "execution", "comp", "mpi", "visits"} <= metrics
     for key in set(ours) | set(theirs):
         assert ours.get(key, 0.0) == pytest.approx(theirs.get(key, 0.0), rel=1e-3, abs=1e-9), key
+
+
+def test_cube_command_shows_and_stores_the_severity_cube(tmp_path):
+    b = TraceBuilder(3)
+    for r, enter in enumerate((100, 300, 700)):
+        with b[r].open("main", 0, 1000):
+            b[r].collective("MPI_Barrier", enter, 800)
+    load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
+    shown = cosydb("cube", tmp_path / "run.cosydb", "--format", "json")
+    assert shown.returncode == 0, shown.stderr
+    metrics = {m["metric"]: m for m in json.loads(shown.stdout)["metrics"]}
+    # barrier calls 700 + 500 + 100 ns, of which waiting for the last (B = 700) 600 + 400 + 0
+    assert metrics["mpi_sync_collective"]["inclusive"] == pytest.approx(1300e-9)
+    assert metrics["mpi_sync_collective"]["exclusive"] == pytest.approx(300e-9)
+    assert metrics["mpi_barrier_wait"]["inclusive"] == pytest.approx(1000e-9)
+    assert metrics["comp"]["inclusive"] == pytest.approx(1700e-9) and metrics["time"]["inclusive"] == pytest.approx(3000e-9)
+    assert metrics["visits"]["inclusive"] == 9 and metrics["mpi_barrier_wait"]["depth"] == 5
+    con = database.connect(tmp_path / "run.cosydb")
+    stored = con.execute("""SELECT c.path, s.location_id, s.inclusive FROM severity_cube s
+                            JOIN callpaths c USING (callpath_id) WHERE s.metric = 'mpi_barrier_wait'
+                            ORDER BY s.location_id""").fetchall()
+    assert [(p, l, round(v * 1e9)) for p, l, v in stored] == [("prog/main/MPI_Barrier", 0, 600),
+                                                             ("prog/main/MPI_Barrier", 1, 400)]
