@@ -251,6 +251,26 @@ def cube(
 
 
 @app.command()
+def export(
+    db: Path = typer.Argument(..., metavar="DB", help="The cosydb database."),
+    output: Path = typer.Option(..., "-o", "--output", help="File to write, e.g. run.cubex."),
+    fmt: str = typer.Option("cube", "--format", help="cube (CUBE4 .cubex, opened by the Cube tools)."),
+    experiment: Optional[str] = typer.Option(None, "--experiment", help="Experiment name or id (default: the latest)."),
+):
+    """Export the severity cube (metric, call path, location) of an experiment.
+
+    Example: cosydb export run.cosydb --format cube -o run.cubex
+    """
+    from .export import write_cubex
+
+    if fmt != "cube":
+        _fail(f"--format: '{fmt}' is not one of cube")
+    written = _guard(lambda: write_cubex(db, output, experiment))
+    out.print(f"wrote {output}: {written['metrics']} metrics x {written['callpaths']} call paths "
+              f"x {written['locations']} locations")
+
+
+@app.command()
 def properties(
     properties_dir: Optional[list[Path]] = typer.Option(None, "--properties-dir", help="Directory of plug-in property files (repeatable)."),
 ):

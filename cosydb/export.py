@@ -1,0 +1,148 @@
+"""Export the severity cube as a CUBE4 file (``.cubex``) that the Cube tools open.
+
+A ``.cubex`` is a tar archive holding ``anchor.xml`` (metric tree, regions, call
+tree, system tree) and, per metric, ``<id>.index`` (the call-tree nodes that have
+data) and ``<id>.data`` (one value per (node, location), node-major). Values are
+those of the table ``severity_cube``: exclusive along the metric tree (Cube adds
+the sub-metrics when a metric is collapsed) and along the call tree (metric type
+EXCLUSIVE: Cube adds the callees when a call path is collapsed).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import struct
+import tarfile
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+import numpy as np
+
+from . import database
+from .errors import CosyError
+from .report import cube as compute_cube
+
+#: Units of severity_cube -> Cube's units of measurement.
+_UOM = {"s": "sec", "count": "occ"}
+
+
+def write_cubex(db: str | os.PathLike, output: str | os.PathLike, experiment: str | None = None) -> dict:
+    """Compute and store the severity cube of an experiment, write it to ``output`` (atomically)
+    and return counts of what was written."""
+    root, output = Path(db), Path(output)
+    if not output.parent.is_dir():
+        raise CosyError(output, "directory does not exist")
+    tree = compute_cube(root, experiment)
+    experiment_id = tree["experiment"]["experiment_id"]
+    con = database.connect(root)
+    try:
+        def fetch(sql):
+            return con.execute(sql, [experiment_id]).fetchall()
+        regions = fetch("SELECT region_id, name, canonical_name, paradigm, role, source_file, begin_line, end_line "
+                        "FROM regions WHERE experiment_id = ? ORDER BY region_id")
+        callpaths = fetch("SELECT callpath_id, parent_id, region_id FROM callpaths WHERE experiment_id = ? "
+                          "ORDER BY callpath_id")
+        locations = fetch("SELECT location_id, rank, thread, name FROM locations WHERE experiment_id = ? "
+                          "AND location_type = 'CPU_THREAD' ORDER BY rank, thread, location_id")
+        values = fetch("SELECT metric, callpath_id, location_id, exclusive FROM severity_cube WHERE experiment_id = ?")
+    finally:
+        con.close()
+
+    region_index = {region_id: i for i, (region_id, *_) in enumerate(regions)}
+    children: dict = {}
+    for callpath_id, parent_id, region_id in callpaths:
+        children.setdefault(parent_id, []).append((callpath_id, region_id))
+    cnode_index: dict = {}
+
+    def number(parent):
+        for callpath_id, _ in children.get(parent, []):
+            cnode_index[callpath_id] = len(cnode_index)
+            number(callpath_id)
+
+    number(None)
+    location_index = {location_id: i for i, (location_id, *_) in enumerate(locations)}
+    metrics = tree["metrics"]
+    metric_index = {m["metric"]: i for i, m in enumerate(metrics)}
+
+    grids = {m["metric"]: np.zeros((len(cnode_index), len(location_index))) for m in metrics}
+    for metric, callpath_id, location_id, value in values:
+        if location_id in location_index:
+            grids[metric][cnode_index[callpath_id], location_index[location_id]] = value
+
+    files = {"anchor.xml": _anchor(metrics, metric_index, regions, children, cnode_index, region_index, locations)}
+    index = _index(len(cnode_index))
+    for m in metrics:
+        files[f"{metric_index[m['metric']]}.index"] = index
+        files[f"{metric_index[m['metric']]}.data"] = _data(grids[m["metric"]], m["unit"])
+    tmp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
+    try:
+        with tarfile.open(tmp, "w") as tar:
+            for name, payload in files.items():
+                info = tarfile.TarInfo(name)
+                info.size = len(payload)
+                tar.addfile(info, io.BytesIO(payload))
+        os.replace(tmp, output)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return dict(metrics=len(metrics), callpaths=len(cnode_index), locations=len(location_index))
+
+
+def _anchor(metrics, metric_index, regions, children, cnode_index, region_index, locations) -> bytes:
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', '<cube version="4.4">',
+           '<attr key="Creator" value="cosydb"/>', '<attr key="CUBE_CT_AGGR" value="SUM"/>', "<metrics>"]
+    by_parent: dict = {}
+    for m in metrics:
+        by_parent.setdefault(m["parent"], []).append(m)
+
+    def metric(m):
+        dtype = "UINT64" if m["unit"] == "count" else "DOUBLE"
+        out.append(f'<metric id="{metric_index[m["metric"]]}" type="EXCLUSIVE">'
+                   f'<disp_name>{escape(m["metric"])}</disp_name><uniq_name>{escape(m["metric"])}</uniq_name>'
+                   f'<dtype>{dtype}</dtype><uom>{_UOM[m["unit"]]}</uom><url></url>'
+                   f'<descr>{escape(m["metric"])} (cosydb severity cube)</descr>')
+        for child in by_parent.get(m["metric"], []):
+            metric(child)
+        out.append("</metric>")
+
+    for m in by_parent.get(None, []):
+        metric(m)
+    out += ["</metrics>", "<program>"]
+    for region_id, name, canonical, paradigm, role, source_file, begin, end in regions:
+        out.append(f'<region id="{region_index[region_id]}" mod={quoteattr(source_file or "")} '
+                   f'begin="{begin if begin else -1}" end="{end if end else -1}">'
+                   f"<name>{escape(name or '')}</name><mangled_name>{escape(canonical or name or '')}</mangled_name>"
+                   f"<paradigm>{escape((paradigm or '').lower())}</paradigm><role>{escape((role or '').lower())}</role>"
+                   "<url></url><descr></descr></region>")
+
+    def cnode(parent):
+        for callpath_id, region_id in children.get(parent, []):
+            out.append(f'<cnode id="{cnode_index[callpath_id]}" calleeId="{region_index[region_id]}">')
+            cnode(callpath_id)
+            out.append("</cnode>")
+
+    cnode(None)
+    out += ["</program>", "<system>", '<systemtreenode Id="0"><class>machine</class><name>cosydb</name>',
+            '<systemtreenode Id="1"><class>node</class><name>node</name>']
+    groups: dict = {}
+    for i, (_, rank, thread, _) in enumerate(locations):
+        groups.setdefault(rank, []).append((i, thread))
+    for g, (rank, members) in enumerate(sorted(groups.items())):
+        out.append(f'<locationgroup Id="{g}"><name>MPI Rank {rank}</name><rank>{rank}</rank><type>process</type>')
+        for i, thread in members:
+            out.append(f'<location Id="{i}"><name>rank {rank} thread {thread}</name><rank>{thread}</rank><type>thread</type>'
+                       "</location>")
+        out.append("</locationgroup>")
+    out += ["</systemtreenode>", "</systemtreenode>", "</system>", "</cube>"]
+    return "\n".join(out).encode()
+
+
+def _index(n_cnodes: int) -> bytes:
+    """A dense index: every call-tree node has data (format version 0, type 1)."""
+    return (b"CUBEX.INDEX" + struct.pack("<ihbi", 1, 0, 1, n_cnodes)
+            + struct.pack(f"<{n_cnodes}i", *range(n_cnodes)))
+
+
+def _data(grid: np.ndarray, unit: str) -> bytes:
+    dtype = "<u8" if unit == "count" else "<f8"
+    return b"CUBEX.DATA" + np.ascontiguousarray(np.rint(grid) if unit == "count" else grid).astype(dtype).tobytes()

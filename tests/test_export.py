@@ -1,0 +1,88 @@
+"""CUBE4 export: the .cubex written by `cosydb export` read back with an independent reader
+(pycubexr), every value compared with the database's severity_cube."""
+
+import pytest
+from pycubexr import CubexParser
+
+from cosydb import database
+from cosydb.fixtures.generator import TraceBuilder
+from cosydb.load import load
+
+from conftest import real_trace
+from test_errors_and_atomicity import cosydb
+
+
+def read_cubex(path):
+    """{(metric, call path, rank): value} of every non-zero value in the file, and the metric tree."""
+    values, parents = {}, {}
+    with CubexParser(path) as cube:
+        every = {m.name: m for root in cube.get_metrics() for m in root.get_all_children()}
+        for metric in every.values():
+            parents.setdefault(metric.name, None)
+            parents.update({child.name: metric.name for child in metric.childs})
+        for metric in every.values():
+            data = cube.get_metric_values(metric)
+            paths = {}
+
+            def walk(cnode, prefix):
+                paths[cnode.id] = prefix + cube.get_region(cnode).name
+                for child in cnode.get_children():
+                    walk(child, paths[cnode.id] + "/")
+
+            for root in cube.get_root_cnodes():
+                walk(root, "")
+            ranks = [int(location.name.split()[1]) for location in cube.get_locations()]
+            for cnode in cube.all_cnodes():
+                for rank, value in zip(ranks, data.cnode_values(cnode)):
+                    if value:
+                        values[(metric.name, paths[cnode.id], rank)] = float(value)
+    return values, parents
+
+
+def stored_cube(db):
+    con = database.connect(db)
+    try:
+        rows = con.execute("""
+            SELECT s.metric, c.path, l.rank, s.exclusive FROM severity_cube s
+            JOIN callpaths c USING (experiment_id, callpath_id) JOIN locations l USING (experiment_id, location_id)
+            WHERE s.exclusive <> 0""").fetchall()
+        parents = dict(con.execute("SELECT DISTINCT metric, parent FROM severity_cube").fetchall())
+    finally:
+        con.close()
+    return {(m, p, r): v for m, p, r, v in rows}, parents
+
+
+@pytest.mark.parametrize("source", ["constructed", "scorep-collectives"])
+def test_cubex_read_back_equals_the_database(tmp_path, source):
+    if source == "constructed":
+        b = TraceBuilder(3)
+        for r, enter in enumerate((100, 300, 700)):
+            with b[r].open("main", 0, 1000):
+                b[r].collective("MPI_Barrier", enter, 800)
+                b[r].mpi_send(850, 860, dst=(r + 1) % 3, tag=0, nbytes=8)
+                b[r].mpi_recv(870 + 10 * r, 900, src=(r - 1) % 3, tag=0, nbytes=8)
+        trace = b.write(tmp_path / "run")
+    else:
+        trace = real_trace(source)
+    db = tmp_path / "run.cosydb"
+    load(trace, db)
+    written = cosydb("export", db, "--format", "cube", "-o", tmp_path / "run.cubex")
+    assert written.returncode == 0, written.stderr
+    ours, our_parents = stored_cube(db)
+    theirs, their_parents = read_cubex(tmp_path / "run.cubex")
+    assert {m: their_parents[m] for m in our_parents} == our_parents  # the file also has the empty metrics
+    assert ours and set(theirs) == set(ours)
+    for key, value in ours.items():
+        assert theirs[key] == pytest.approx(value, rel=1e-12), key
+
+
+def test_export_errors(tmp_path):
+    b = TraceBuilder(1)
+    with b[0].open("main", 0, 10):
+        pass
+    load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
+    missing = cosydb("export", tmp_path / "run.cosydb", "-o", tmp_path / "no" / "such" / "x.cubex")
+    assert missing.returncode == 2 and "directory does not exist" in missing.stderr
+    fmt = cosydb("export", tmp_path / "run.cosydb", "--format", "otf2", "-o", tmp_path / "x")
+    assert fmt.returncode == 2 and "--format" in fmt.stderr
+    assert not list(tmp_path.glob("*.tmp")) and not (tmp_path / "x").exists()
