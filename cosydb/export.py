@@ -24,7 +24,7 @@ from .errors import CosyError
 from .report import cube as compute_cube
 
 #: Units of severity_cube -> Cube's units of measurement.
-_UOM = {"s": "sec", "count": "occ"}
+_UOM = {"s": "sec", "count": "occ", "bytes": "bytes"}
 
 
 def write_cubex(db: str | os.PathLike, output: str | os.PathLike, experiment: str | None = None) -> dict:
@@ -96,7 +96,7 @@ def _anchor(metrics, metric_index, regions, children, cnode_index, region_index,
         by_parent.setdefault(m["parent"], []).append(m)
 
     def metric(m):
-        dtype = "UINT64" if m["unit"] == "count" else "DOUBLE"
+        dtype = "DOUBLE" if m["unit"] == "s" else "UINT64"
         out.append(f'<metric id="{metric_index[m["metric"]]}" type="EXCLUSIVE">'
                    f'<disp_name>{escape(m["metric"])}</disp_name><uniq_name>{escape(m["metric"])}</uniq_name>'
                    f'<dtype>{dtype}</dtype><uom>{_UOM[m["unit"]]}</uom><url></url>'
@@ -144,5 +144,7 @@ def _index(n_cnodes: int) -> bytes:
 
 
 def _data(grid: np.ndarray, unit: str) -> bytes:
-    dtype = "<u8" if unit == "count" else "<f8"
-    return b"CUBEX.DATA" + np.ascontiguousarray(np.rint(grid) if unit == "count" else grid).astype(dtype).tobytes()
+    """Seconds as DOUBLE, counts and bytes as UINT64, little-endian, node-major."""
+    if unit == "s":
+        return b"CUBEX.DATA" + np.ascontiguousarray(grid).astype("<f8").tobytes()
+    return b"CUBEX.DATA" + np.ascontiguousarray(np.rint(grid)).astype("<u8").tobytes()

@@ -4,11 +4,12 @@ parent: null
 unit: s
 info: Scalasca's metric hierarchy (reference/wait-states.md, time hierarchy) as rows.
 description: |
-  One row per metric: metric, parent (NULL for the roots time and visits), unit
-  (s or count) and source: 'category' for the time categories (a call path's time is
-  assigned to exactly one leaf category by its region, see time_cube), 'property' for
-  the wait-state metrics computed by the catalog entry of that name (a part of its
-  parent's time), 'visits' for the number of executions.
+  One row per metric: metric, parent (NULL for the roots time, visits, bytes, comms,
+  syncs), unit (s, count or bytes) and source: 'category' for a metric that is the sum
+  of its children (the leaf time categories take a call path's time by its region, see
+  time_cube), 'property' for the wait-state metrics computed by the catalog entry of
+  that name (a part of its parent's time), 'count' for the message and byte counts,
+  'visits' for the number of executions.
 diagnosis: Not a problem; the structure of time_cube.
 ---#}
 select * from (values
@@ -44,5 +45,25 @@ select * from (values
     ('mpi_io', 'mpi', 's', 'category'),
     ('mpi_io_individual', 'mpi_io', 's', 'category'),
     ('mpi_io_collective', 'mpi_io', 's', 'category'),
-    ('visits', null, 'count', 'visits')
+    ('visits', null, 'count', 'visits'),
+    ('bytes', null, 'bytes', 'category'),
+    ('bytes_p2p', 'bytes', 'bytes', 'category'),
+    ('bytes_sent', 'bytes_p2p', 'bytes', 'count'),
+    ('bytes_rcvd', 'bytes_p2p', 'bytes', 'count'),
+    ('bytes_coll', 'bytes', 'bytes', 'category'),
+    ('bytes_cout', 'bytes_coll', 'bytes', 'count'),
+    ('bytes_cin', 'bytes_coll', 'bytes', 'count'),
+    ('comms', null, 'count', 'category'),
+    ('comms_p2p', 'comms', 'count', 'category'),
+    ('comms_send', 'comms_p2p', 'count', 'count'),
+    ('comms_recv', 'comms_p2p', 'count', 'count'),
+    ('comms_coll', 'comms', 'count', 'category'),
+    ('comms_cxch', 'comms_coll', 'count', 'count'),
+    ('comms_csrc', 'comms_coll', 'count', 'count'),
+    ('comms_cdst', 'comms_coll', 'count', 'count'),
+    ('syncs', null, 'count', 'category'),
+    ('syncs_p2p', 'syncs', 'count', 'category'),
+    ('syncs_send', 'syncs_p2p', 'count', 'count'),
+    ('syncs_recv', 'syncs_p2p', 'count', 'count'),
+    ('syncs_coll', 'syncs', 'count', 'count')
 ) as tree(metric, parent, unit, source)

@@ -11,7 +11,12 @@ description: |
   MPI_Finalized), mpi_mgmt_file (MPI-IO file management), mpi_mgmt_win (window
   management), mpi_mgmt_comm (other MPI management), mpi_sync_collective
   (barriers), mpi_point2point, mpi_collective, mpi_rma_communication,
-  mpi_io_collective (MPI_File_*_all/_ordered) and mpi_io_individual. A category's value is the sum of its leaves'; a wait-state
+  mpi_io_collective (MPI_File_*_all/_ordered) and mpi_io_individual. The message
+  statistics are leaves too: bytes_sent / bytes_rcvd and comms_send / comms_recv
+  (syncs_send / syncs_recv for zero-byte messages) at the sending / receiving call,
+  bytes_cout / bytes_cin of collectives, and collective calls counted as comms_cxch
+  (bytes out and in), comms_csrc (out only), comms_cdst (in only) or syncs_coll
+  (barriers). A summed metric's value is the sum of its leaves'; a wait-state
   metric's value is its catalog property's per-location value (a part of its
   parent's time); visits counts executions. Columns: metric, parent, unit,
   callpath_id, location_id, inclusive (the metric with its sub-metrics, as Scalasca
@@ -51,10 +56,61 @@ leaf_time as (
     group by all
 ),
 
--- every category with the leaf categories below it (itself included)
+-- Scalasca's message statistics: point-to-point bytes and messages at the sending
+-- and the receiving call (zero-byte messages are synchronisations), collective bytes
+-- out / in, and collective calls as exchange (bytes out and in), source (only out),
+-- destination (only in) or barrier synchronisation
+p2p as (
+    select * from {{ ref('messages') }}
+),
+
+collectives as (
+    select * from {{ ref('collective_instances') }}
+),
+
+counts as (
+    select 'bytes_sent' as metric, send_call_callpath_id as callpath_id, send_location_id as location_id,
+        sum(send_bytes) as value
+    from p2p where send_seq is not null group by all
+    union all
+    select 'bytes_rcvd', recv_call_callpath_id, recv_location_id, sum(recv_bytes)
+    from p2p where recv_seq is not null group by all
+    union all
+    select case when send_bytes > 0 then 'comms_send' else 'syncs_send' end,
+        send_call_callpath_id, send_location_id, count(*)
+    from p2p where send_seq is not null group by all
+    union all
+    select case when recv_bytes > 0 then 'comms_recv' else 'syncs_recv' end,
+        recv_call_callpath_id, recv_location_id, count(*)
+    from p2p where recv_seq is not null group by all
+    union all
+    select 'bytes_cout', call_callpath_id, location_id, sum(bytes_sent) from collectives group by all
+    union all
+    select 'bytes_cin', call_callpath_id, location_id, sum(bytes_received) from collectives group by all
+    union all
+    select
+        case
+            when coll_op = 'BARRIER' then 'syncs_coll'
+            when bytes_sent > 0 and bytes_received > 0 then 'comms_cxch'
+            when bytes_sent > 0 then 'comms_csrc'
+            else 'comms_cdst'
+        end,
+        call_callpath_id, location_id, count(*)
+    from collectives
+    where coll_op = 'BARRIER' or bytes_sent + bytes_received > 0
+    group by all
+),
+
+leaves as (
+    select metric, callpath_id, location_id, value from leaf_time
+    union all
+    select metric, callpath_id, location_id, value from counts where value <> 0
+),
+
+-- every summed metric with the leaves below it (itself included)
 category_leaves as (
     with recursive up(leaf, metric) as (
-        select metric, metric from tree where source = 'category'
+        select metric, metric from tree where source in ('category', 'count')
         union all
         select up.leaf, t.parent
         from up
@@ -66,7 +122,7 @@ category_leaves as (
 
 categories as (
     select c.metric, l.callpath_id, l.location_id, sum(l.value) as inclusive
-    from leaf_time as l
+    from leaves as l
     join category_leaves as c on c.leaf = l.metric
     group by all
 ),
