@@ -11,8 +11,7 @@ description: |
   barriers). Per (instance, location): the call's callpath_id, coll_op, the class
   (barrier, nxn, n_to_1, 1_to_n, scan), begin_time / end_time (B, X) and the
   instance's latest_begin (max B), earliest_end (min X), root_begin (B of the
-  root), latest_sender_begin (max B over the ranks other than the root) and
-  scan_latest_begin (max B over the ranks 0..me); raw ticks.
+  root) and latest_sender_begin (max B over the ranks other than the root); raw ticks.
 diagnosis: Not a problem by itself; the collective wait states build on it.
 ---#}
 with instances as (
@@ -44,7 +43,6 @@ select
     max(begin_time) over instance as latest_begin,
     min(end_time) over instance as earliest_end,
     max(case when location_id = root_location_id then begin_time end) over instance as root_begin,
-    max(case when location_id <> root_location_id then begin_time end) over instance as latest_sender_begin,
-    max(begin_time) over (partition by comm_id, instance_index order by comm_rank) as scan_latest_begin
+    max(case when location_id <> root_location_id then begin_time end) over instance as latest_sender_begin
 from instances
 window instance as (partition by comm_id, instance_index)

@@ -68,8 +68,11 @@ waits as (
 
     select 'mpi_earlyscan', callpath_id, location_id, comm_id, instance_index,
         least(scan_latest_begin, end_time)::bigint - begin_time::bigint
-    from timings
-    where class = 'scan'
+    from (
+        select *, max(begin_time) over (partition by comm_id, instance_index order by comm_rank) as scan_latest_begin
+        from timings
+        where class = 'scan'
+    )
 
     union all
 

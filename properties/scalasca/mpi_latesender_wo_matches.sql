@@ -27,7 +27,7 @@ diagnosis: |
 params:
   p_ls_buffer_size: {default: 100, type: BIGINT, doc: "Late-sender instances a receiver remembers (Scalasca: 100)."}
 ---#}
-{%- set probe = 16 %}
+{%- set probe = 8 %}
 with late_senders as (
     select * from {{ ref('mpi_latesender_matches') }}
 ),
@@ -70,11 +70,13 @@ scanned as (
         *,
         sum(is_push::int) over (partition by location_id order by pos) as push_index,
         sum((not is_push)::int) over (partition by location_id order by pos) as check_index,
-        min(case when not is_push then send_time end) over after as later_min_check_send,
-        max(case when is_push then send_time end) over before as earlier_max_push_send
+        -- running frames only (a descending one for "after"): much faster than a frame
+        -- reaching to the partition's end
+        min(case when not is_push then send_time::bigint end) over after as later_min_check_send,
+        max(case when is_push then send_time::bigint end) over before as earlier_max_push_send
     from timeline
     window
-        after as (partition by location_id order by pos rows between 1 following and unbounded following),
+        after as (partition by location_id order by pos desc rows between unbounded preceding and 1 preceding),
         before as (partition by location_id order by pos rows between unbounded preceding and 1 preceding)
 ),
 
