@@ -276,6 +276,19 @@ def test_io_cost_counts_file_io_and_the_io_group(tmp_path):
     assert rows(grouped, "comm_cost") == {} and rows(grouped, "sync_cost") == {}
 
 
+def test_clock_condition_violation_is_clamped(tmp_path):
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 1000):
+        b[0].mpi_send(300, 310, dst=1, tag=0, nbytes=8)    # "sent" after the receive completed
+    with b[1].open("main", 0, 1000):
+        b[1].mpi_recv(100, 200, src=0, tag=0, nbytes=8)
+    result = report(b, tmp_path)
+    # Scalasca: idle = min(E(S) = 300, L(R) = 200) - E(R): never beyond the receive's own Leave
+    assert rows(result, "mpi_latesender") == {"prog/main/MPI_Recv": pytest.approx(100 * NS)}
+    assert rows(result, "mpi_latereceiver") == {}
+    assert all(r["value"] >= 0 for r in result["results"] if r["status"] == "evaluated")
+
+
 def test_control_trace_has_no_wait_states(tmp_path):
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
