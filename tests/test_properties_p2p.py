@@ -276,6 +276,19 @@ def test_io_cost_counts_file_io_and_the_io_group(tmp_path):
     assert rows(grouped, "comm_cost") == {} and rows(grouped, "sync_cost") == {}
 
 
+def test_late_receiver_at_the_wait_completing_an_isend(tmp_path):
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 1000):
+        b[0].mpi_isend(100, 110, dst=1, tag=0, nbytes=1 << 20, request=1)
+        b[0].mpi_wait(120, 700, requests=[1], call="MPI_Wait")    # completes once the receive is posted
+    with b[1].open("main", 0, 1000):
+        b[1].mpi_recv(500, 710, src=0, tag=0, nbytes=1 << 20)
+    result = report(b, tmp_path)
+    # Scmp = the MPI_Wait (E 120, L 700 > E(Rreq) 500): idle = 500 - 120, at the Wait's call path
+    assert rows(result, "mpi_latereceiver") == {"prog/main/MPI_Wait": pytest.approx(380 * NS)}
+    assert rows(result, "mpi_latesender") == {}
+
+
 def test_clock_condition_violation_is_clamped(tmp_path):
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
