@@ -45,7 +45,8 @@ def write_cubex(db: str | os.PathLike, output: str | os.PathLike, experiment: st
                           "ORDER BY callpath_id")
         locations = fetch("SELECT location_id, rank, thread, name FROM locations WHERE experiment_id = ? "
                           "AND location_type = 'CPU_THREAD' ORDER BY rank, thread, location_id")
-        values = fetch("SELECT metric, callpath_id, location_id, exclusive FROM severity_cube WHERE experiment_id = ?")
+        cells = con.execute("SELECT metric, callpath_id, location_id, exclusive FROM severity_cube "
+                            "WHERE experiment_id = ?", [experiment_id]).fetchnumpy()
     finally:
         con.close()
 
@@ -65,10 +66,13 @@ def write_cubex(db: str | os.PathLike, output: str | os.PathLike, experiment: st
     metrics = tree["metrics"]
     metric_index = {m["metric"]: i for i, m in enumerate(metrics)}
 
-    grids = {m["metric"]: np.zeros((len(cnode_index), len(location_index))) for m in metrics}
-    for metric, callpath_id, location_id, value in values:
-        if location_id in location_index:
-            grids[metric][cnode_index[callpath_id], location_index[location_id]] = value
+    rows = _positions(cnode_index, cells["callpath_id"])
+    columns = _positions(location_index, cells["location_id"])
+    grids = {}
+    for m in metrics:
+        grid = grids[m["metric"]] = np.zeros((len(cnode_index), len(location_index)))
+        mine = (cells["metric"] == m["metric"]) & (columns >= 0)
+        grid[rows[mine], columns[mine]] = cells["exclusive"][mine]
 
     files = {"anchor.xml": _anchor(metrics, metric_index, regions, children, cnode_index, region_index, locations)}
     index = _index(len(cnode_index))
@@ -135,6 +139,13 @@ def _anchor(metrics, metric_index, regions, children, cnode_index, region_index,
         out.append("</locationgroup>")
     out += ["</systemtreenode>", "</systemtreenode>", "</system>", "</cube>"]
     return "\n".join(out).encode()
+
+
+def _positions(index: dict, ids: np.ndarray) -> np.ndarray:
+    """The position of every id in ``index`` (id -> position), -1 for ids it does not hold."""
+    lookup = np.full(max(max(index, default=0), int(ids.max(initial=0))) + 1, -1)
+    lookup[list(index)] = list(index.values())
+    return lookup[ids]
 
 
 def _index(n_cnodes: int) -> bytes:

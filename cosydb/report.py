@@ -84,12 +84,15 @@ def cube(db: str | os.PathLike, experiment: str | None = None) -> dict:
             WITH per_callpath AS (
                 SELECT metric, callpath_id, sum(inclusive) AS inclusive, sum(exclusive) AS exclusive
                 FROM prop_time_cube GROUP BY ALL
+            ), totals AS (
+                SELECT metric, sum(inclusive) AS inclusive, sum(exclusive) AS exclusive,
+                       arg_max(callpath_id, inclusive) AS top_callpath_id
+                FROM per_callpath GROUP BY metric
             )
-            SELECT t.metric, sum(t.inclusive), sum(t.exclusive), any_value(c.path) FILTER (WHERE t.callpath_id = top.callpath_id)
-            FROM per_callpath t
-            JOIN (SELECT metric, arg_max(callpath_id, inclusive) AS callpath_id FROM per_callpath GROUP BY metric) top USING (metric)
-            LEFT JOIN callpaths c ON c.experiment_id = ? AND c.callpath_id = t.callpath_id
-            GROUP BY t.metric""", [exp["experiment_id"]]).fetchall()}
+            SELECT t.metric, t.inclusive, t.exclusive, c.path
+            FROM totals t
+            LEFT JOIN callpaths c ON c.experiment_id = ? AND c.callpath_id = t.top_callpath_id""",
+                                                                   [exp["experiment_id"]]).fetchall()}
     finally:
         con.close()
     engine.store(root, exp["experiment_id"], {database.CUBE_TABLE: table})

@@ -19,27 +19,6 @@ params:
   p_big_message_bytes: {default: 65536, type: BIGINT, doc: "BigMessagesThreshold: average bytes per execution above which messages are big."}
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
-with per_call as (
-    select
-        callpath_id,
-        sum(comm_s) as value,
-        greatest(sum(bytes_sent), sum(bytes_received)) / sum(executions) as avg_bytes,
-        sum(executions) as executions,
-        {{ asl.distribution('comm_s') }} as details
-    from {{ ref('comm_summaries') }}
-    where location_id is not null
-    group by callpath_id
-)
-
-select
-    callpath_id,
-    null::bigint as region_id,
-    null::bigint as location_id,
-    null::varchar as condition_id,
-    value > 0 and avg_bytes > $p_big_message_bytes as condition,
-    1.0::double as confidence,
-    value / rank_basis.basis_s as severity,
-    value,
-    json_merge_patch(details, json_object('executions', executions, 'average_bytes', avg_bytes))::varchar as details
-from per_call
-cross join {{ ref('rank_basis') }} as rank_basis
+{{ asl.comm_call_property('comm_s', 'value > 0 and average_bytes > $p_big_message_bytes',
+                          {'executions': 'sum(executions)',
+                           'average_bytes': 'greatest(sum(bytes_sent), sum(bytes_received)) / sum(executions)'}) }}

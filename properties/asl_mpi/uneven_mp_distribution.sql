@@ -17,36 +17,5 @@ params:
   p_uneven_threshold: {default: 0.1, type: DOUBLE, doc: "uneven_threshold: deviation allowed, relative to the mean Incl per process."}
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
-with comm_calls as (
-    select s.callpath_id, s.location_id, s.incl_s as value
-    from {{ ref('comm_summaries') }} as s
-    where s.location_id is not null
-),
-
-per_call as (
-    select
-        callpath_id,
-        sum(value) as value,
-        stddev_pop(value) as deviation,
-        {{ asl.distribution() }} as details
-    from comm_calls
-    group by callpath_id
-),
-
-processes as (
-    select count(*) as n from {{ ref('processes') }}
-)
-
-select
-    callpath_id,
-    null::bigint as region_id,
-    null::bigint as location_id,
-    null::varchar as condition_id,
-    deviation > $p_uneven_threshold * value / processes.n as condition,
-    1.0::double as confidence,
-    value / rank_basis.basis_s as severity,
-    value,
-    json_merge_patch(details, json_object('deviation', deviation))::varchar as details
-from per_call
-cross join processes
-cross join {{ ref('rank_basis') }} as rank_basis
+{{ asl.comm_call_property('incl_s', 'deviation > $p_uneven_threshold * value / processes.n',
+                          {'deviation': 'stddev_pop(incl_s)'}) }}

@@ -23,6 +23,7 @@ description: |
   shows it) and exclusive (without them). Call paths stay exclusive (call-tree-wise).
 diagnosis: Not a problem by itself; query it, or compare it with Scalasca's cube.
 ---#}
+{% import 'templates/scalasca.sql' as scalasca %}
 with tree as (
     select * from {{ ref('metric_tree') }}
 ),
@@ -128,10 +129,7 @@ categories as (
 ),
 
 waits as (
-    {%- for metric in ['mpi_init_completion', 'mpi_finalize_wait', 'mpi_barrier_wait', 'mpi_barrier_completion',
-                       'mpi_latesender', 'mpi_latesender_wo', 'mpi_lswo_different', 'mpi_lswo_same',
-                       'mpi_latereceiver', 'mpi_earlyreduce', 'mpi_earlyscan', 'mpi_latebroadcast',
-                       'mpi_wait_nxn', 'mpi_nxn_completion'] %}
+    {%- for metric in scalasca.metric_tree | selectattr(3, 'equalto', 'property') | map(attribute=0) %}
     select '{{ metric }}' as metric, callpath_id, location_id, value as inclusive
     from {{ ref(metric) }}
     where location_id is not null

@@ -55,6 +55,49 @@ group by callpath_id
 {%- endmacro %}
 
 
+{#- A property of each call of an MPI communication function over all
+    processes (ASL Appendix C, FuncCall r with r.CalledFunc an MPICommFunc):
+    value = the sum over processes of value_column of comm_summaries;
+    extras: {name: aggregate over the call's per-process rows}, usable in
+    condition (which may also use value and processes.n, e.NrProcessors) and
+    added to details beside the distribution; CONFIDENCE 1, SEVERITY value /
+    Duration(RankBasis, e). -#}
+{% macro comm_call_property(value_column, condition, extras) -%}
+with per_call as (
+    select
+        callpath_id,
+        sum({{ value_column }}) as value,
+        {%- for name, aggregate in extras.items() %}
+        {{ aggregate }} as {{ name }},
+        {%- endfor %}
+        {{ distribution(value_column) }} as details
+    from {{ ref('comm_summaries') }}
+    where location_id is not null
+    group by callpath_id
+),
+
+processes as (
+    select count(*) as n from {{ ref('processes') }}
+)
+
+select
+    callpath_id,
+    null::bigint as region_id,
+    null::bigint as location_id,
+    null::varchar as condition_id,
+    {{ condition }} as condition,
+    1.0::double as confidence,
+    value / rank_basis.basis_s as severity,
+    value,
+    json_merge_patch(details, json_object(
+        {%- for name in extras %}'{{ name }}', {{ name }}{{ ', ' if not loop.last }}{% endfor -%}
+    ))::varchar as details
+from per_call
+cross join processes
+cross join {{ ref('rank_basis') }} as rank_basis
+{%- endmacro %}
+
+
 {#- DominatingCommFunction / DominatingCommCall (ASL §3.4.1.5-6): candidates
     holds one row per function (region_id) or call (callpath_id) with its Incl
     over all processes (value) and details; CONDITION value == MAX value,
@@ -187,34 +230,14 @@ cross join processes
     max(severity(x(re))) over the instances that hold; value: that of the
     most severe of them. -#}
 {% macro all_instances_in_process(instances) -%}
-{{ _over_instances(instances, 'count(*) filter (where holds) = count(*)') }}
+{{ _over_instances(instances, 'coalesce(condition and severity > $p_instance_severity, false)',
+                   'count(*) filter (where holds) = count(*)') }}
 {%- endmacro %}
 
 {% macro some_not_all_instances(instances) -%}
-{{ _over_instances(instances, 'count(*) filter (where holds) between 1 and count(*) - 1') }}
+{{ _over_instances(instances, 'coalesce(condition and severity > $p_instance_severity, false)',
+                   'count(*) filter (where holds) between 1 and count(*) - 1') }}
 {%- endmacro %}
-
-{% macro _over_instances(instances, holds) -%}
-select
-    callpath_id,
-    null::bigint as region_id,
-    location_id,
-    null::varchar as condition_id,
-    {{ holds }} as condition,
-    1.0::double as confidence,
-    coalesce(max(severity) filter (where holds), max(severity)) as severity,
-    coalesce(arg_max(value, severity) filter (where holds), arg_max(value, severity)) as value,
-    json_object(
-        'instances', count(*), 'holding', count(*) filter (where holds),
-        'most_severe_enter_s', arg_max(enter_s, severity)
-    )::varchar as details
-from (
-    select *, coalesce(condition and severity > $p_instance_severity, false) as holds
-    from {{ instances }}
-)
-group by callpath_id, location_id
-{%- endmacro %}
-
 
 {#- A per-instance property (ASL §3.4.1.18, PROPERTY ... (Exit re)) reported
     per (call path, process) by its most severe instance: CONDITION some
@@ -222,20 +245,28 @@ group by callpath_id, location_id
     details: how many instances there are and hold, and when the worst began.
     Every instance stays queryable in the pattern the rows come from. -#}
 {% macro most_severe_instance(instances) -%}
+{{ _over_instances(instances, 'coalesce(condition, false)', 'bool_or(holds)') }}
+{%- endmacro %}
+
+{#- Per (call path, location) over instances: holds (an expression per
+    instance) says which count; condition (an aggregate over them) is the
+    property's CONDITION; SEVERITY and value are the most severe holding
+    instance's (of all instances when none holds). -#}
+{% macro _over_instances(instances, holds, condition) -%}
 select
     callpath_id,
     null::bigint as region_id,
     location_id,
     null::varchar as condition_id,
-    bool_or(condition) as condition,
+    {{ condition }} as condition,
     1.0::double as confidence,
-    max(severity) as severity,
-    arg_max(value, severity) as value,
+    coalesce(max(severity) filter (where holds), max(severity)) as severity,
+    coalesce(arg_max(value, severity) filter (where holds), arg_max(value, severity)) as value,
     json_object(
-        'instances', count(*), 'holding', count(*) filter (where condition),
+        'instances', count(*), 'holding', count(*) filter (where holds),
         'most_severe_enter_s', arg_max(enter_s, severity)
     )::varchar as details
-from {{ instances }}
+from (select *, {{ holds }} as holds from {{ instances }})
 group by callpath_id, location_id
 {%- endmacro %}
 
