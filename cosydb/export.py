@@ -33,6 +33,8 @@ def write_cubex(db: str | os.PathLike, output: str | os.PathLike, experiment: st
     root, output = Path(db), Path(output)
     if not output.parent.is_dir():
         raise CosyError(output, "directory does not exist")
+    if output.is_dir():
+        raise CosyError(output, "is a directory; give the file to write, e.g. run.cubex")
     tree = compute_cube(root, experiment)
     experiment_id = tree["experiment"]["experiment_id"]
     con = database.connect(root)

@@ -83,6 +83,8 @@ def test_export_errors(tmp_path):
     load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
     missing = cosydb("export", tmp_path / "run.cosydb", "-o", tmp_path / "no" / "such" / "x.cubex")
     assert missing.returncode == 2 and "directory does not exist" in missing.stderr
+    directory = cosydb("export", tmp_path / "run.cosydb", "-o", tmp_path)
+    assert directory.returncode == 2 and f"{tmp_path}: is a directory" in directory.stderr
     fmt = cosydb("export", tmp_path / "run.cosydb", "--format", "otf2", "-o", tmp_path / "x")
     assert fmt.returncode == 2 and "--format" in fmt.stderr
     assert not list(tmp_path.glob("*.tmp")) and not (tmp_path / "x").exists()
