@@ -42,19 +42,22 @@ def _guard(function):
 
 @app.command()
 def load(
-    trace: Path = typer.Argument(..., help="OTF2 anchor file (traces.otf2) or the directory holding it."),
+    trace: Path = typer.Argument(..., help="OTF2 anchor file (traces.otf2), CUBE4 profile (profile.cubex) "
+                                           "or a run directory holding either (the trace first)."),
     db: Optional[Path] = typer.Option(None, "--db", help="Database directory (default: ./<run>.cosydb)."),
     name: Optional[str] = typer.Option(None, "--name", help="Experiment name (default: the run directory's name)."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Reader processes (default: 2 for large traces)."),
 ):
-    """Load a trace as a new experiment.
+    """Load a trace or a profile as a new experiment.
 
-    Example: cosydb load run/traces.otf2 --db run.cosydb
+    Example: cosydb load run/traces.otf2 --db run.cosydb; cosydb load run/profile.cubex --db run.cosydb
     """
     from .load import load as load_experiment
 
     meta = _guard(lambda: load_experiment(trace, db, name, workers))
-    out.print(f"loaded {meta['number_of_events']:,} events from {meta['number_of_locations']} locations "
+    what = (f"{meta['number_of_events']:,} events" if not meta["is_profile"] else
+            f"a profile of {meta['profile_metrics']} metrics on {meta['call_tree_nodes']} call-tree nodes")
+    out.print(f"loaded {what} from {meta['number_of_locations']} locations "
               f"as experiment {meta['experiment_id']} '{meta['name']}' into {meta['db']}")
     for w in meta["warnings"]:
         where = f" (location {w['location_id']})" if w["location_id"] is not None else ""
@@ -80,14 +83,21 @@ def info(db: Path = typer.Argument(..., help="Database directory.")):
         out.print(f"[bold]experiment {exp['experiment_id']}: {exp['name']}[/bold]")
         out.print(f"  source     {exp['source_path']} ({exp['format']}, loaded {exp['load_time']}, "
                   f"cosydb {exp['tool_version']}, schema {exp['schema_version']})", markup=False)
-        out.print(f"  ranks      {exp['ranks']}   locations {exp['number_of_locations']}   "
-                  f"regions {exp['regions']}   events {exp['number_of_events']:,}")
-        out.print(f"  time span  {exp['duration_s']:.6f} s   timer resolution "
-                  f"{exp['timer_resolution']:,} ticks/s   global offset {exp['global_offset']}")
+        if exp["is_profile"]:
+            out.print(f"  ranks      {exp['ranks']}   locations {exp['number_of_locations']}   "
+                      f"regions {exp['regions']}   call paths {exp['callpaths']}   (a profile: no events)")
+            out.print(f"  run time   {exp['duration_s']:.6f} s (longest location)   "
+                      f"metrics {', '.join(exp['profile_metrics'])}", markup=False)
+        else:
+            out.print(f"  ranks      {exp['ranks']}   locations {exp['number_of_locations']}   "
+                      f"regions {exp['regions']}   call paths {exp['callpaths']}   events {exp['number_of_events']:,}")
+            out.print(f"  time span  {exp['duration_s']:.6f} s   timer resolution "
+                      f"{exp['timer_resolution']:,} ticks/s   global offset {exp['global_offset']}")
         table = Table("event type", "count", "payload", box=None, padding=(0, 2))
         for t in exp["event_types"]:
             table.add_row(t["type"], f"{t['count']:,}", "yes" if t["has_payload"] else "stored without payload")
-        out.print(table)
+        if exp["event_types"]:
+            out.print(table)
         if exp["warnings"]:
             for w in exp["warnings"]:
                 out.print(f"  warning: {w['check']}: {w['count']} x {w['detail']} "

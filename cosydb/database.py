@@ -9,6 +9,7 @@ Layout::
             events-<k>.parquet        events sorted by location then seq (one file per reader)
             metric_values-<k>.parquet
             <definition table>.parquet, record_counts.parquet, load_warnings.parquet
+            cnodes.parquet, profile_metrics.parquet, profile_values.parquet   (profiles; empty for traces)
             <derived table>.parquet   sql/ objects materialised at load (region_instances, ...)
 
 The catalog holds no data: its views read the Parquet files by absolute path,
@@ -36,6 +37,7 @@ SINGLE_FILE_TABLES = (
     "locations", "location_groups", "system_tree", "regions", "groups", "group_members",
     "communicators", "communicator_members", "metrics", "parameters", "strings",
     "record_counts", "load_warnings", "property_results", "severity_cube",
+    "cnodes", "profile_metrics", "profile_values",
 )
 MULTI_FILE_TABLES = ("events", "metric_values")
 RESULTS_TABLE = "property_results"

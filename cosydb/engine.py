@@ -47,9 +47,11 @@ def _environment(catalog: dict[str, Property]) -> jinja2.Environment:
 
 
 def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
-           environment: jinja2.Environment | None = None, views: set[str] = frozenset()) -> Rendered:
+           environment: jinja2.Environment | None = None, views: set[str] = frozenset(),
+           unmet: set[str] = frozenset()) -> Rendered:
     """The SQL of one property with its ``ref()`` calls resolved; a ref to one of ``views``
-    reads the temporary table ``view_<name>`` that ``evaluate`` fills."""
+    reads the temporary table ``view_<name>`` that ``evaluate`` fills. ``has('trace')``
+    in a template is false when the requirement is in ``unmet`` (e.g. on a profile)."""
     refs: list[str] = []
     used_views: list[str] = []
 
@@ -68,14 +70,14 @@ def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
 
     try:
         template = (environment or _environment(catalog)).from_string(prop.body)
-        sql = template.render(ref=ref).strip().rstrip(";")
+        sql = template.render(ref=ref, has=lambda requirement: requirement not in unmet).strip().rstrip(";")
     except jinja2.TemplateError as error:
         raise CosyError(prop.path, f"template error: {error}") from None
     return Rendered(prop, sql, list(dict.fromkeys(refs)), list(dict.fromkeys(used_views)))
 
 
 def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str] | None = None,
-         views: set[str] = frozenset()) -> list[Rendered]:
+         views: set[str] = frozenset(), unmet: set[str] = frozenset()) -> list[Rendered]:
     """The properties to evaluate (``selected`` and what they need, default all), parents first."""
     rendered: dict[str, Rendered] = {}
     order: list[Rendered] = []
@@ -88,7 +90,7 @@ def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str
         if name in visiting:
             raise CosyError(catalog[name].path, "circular ref()")
         visiting.add(name)
-        item = render(catalog[name], catalog, sql_objects, environment, views)
+        item = render(catalog[name], catalog, sql_objects, environment, views, unmet)
         for dep in item.refs:
             visit(dep)
         visiting.discard(name)
@@ -125,7 +127,7 @@ def evaluate(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], exper
     missing, counters = _missing_requirements(con, experiment_id)
     status: dict[str, str] = {}
     computed_views: set[str] = set()
-    for item in plan(catalog, sql_objects, selected, views):
+    for item in plan(catalog, sql_objects, selected, views, set(missing)):
         prop = item.prop
         bound = {"p_experiment_id": experiment_id, "p_rank_basis": values.get("p_rank_basis")}
         for name, spec in prop.params.items():

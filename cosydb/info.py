@@ -10,7 +10,7 @@ def _rows(con: duckdb.DuckDBPyConnection, sql: str, params=None) -> list[dict]:
 
 
 def describe(con: duckdb.DuckDBPyConnection) -> list[dict]:
-    """One dict per experiment: metadata, sizes, event counts by type, warnings."""
+    """One dict per experiment: metadata, sizes, event counts by type (a profile: its metrics), warnings."""
     result = []
     for exp in _rows(con, "SELECT * FROM experiments ORDER BY experiment_id"):
         eid = [exp["experiment_id"]]
@@ -18,9 +18,19 @@ def describe(con: duckdb.DuckDBPyConnection) -> list[dict]:
             "SELECT count(DISTINCT rank) FROM locations WHERE experiment_id = ?", eid).fetchone()[0]
         exp["regions"] = con.execute(
             "SELECT count(*) FROM regions WHERE experiment_id = ?", eid).fetchone()[0]
-        exp["duration_s"] = (
-            (exp["last_time"] - exp["first_time"]) / exp["timer_resolution"]
-            if exp.get("first_time") is not None else 0.0)
+        exp["callpaths"] = con.execute(
+            "SELECT count(*) FROM callpaths WHERE experiment_id = ?", eid).fetchone()[0]
+        if exp["is_profile"]:  # the longest-running location's time in the call-tree roots
+            exp["duration_s"] = con.execute("""
+                SELECT coalesce(max(s), 0) FROM (
+                    SELECT sum(p.incl_s) AS s FROM callpath_profile p JOIN callpaths c USING (experiment_id, callpath_id)
+                    WHERE experiment_id = ? AND c.parent_id IS NULL GROUP BY p.location_id)""", eid).fetchone()[0]
+            exp["profile_metrics"] = [name for name, in con.execute(
+                "SELECT name FROM profile_metrics WHERE experiment_id = ? AND loaded ORDER BY metric_id", eid).fetchall()]
+        else:
+            exp["duration_s"] = (
+                (exp["last_time"] - exp["first_time"]) / exp["timer_resolution"]
+                if exp.get("first_time") is not None else 0.0)
         exp["event_types"] = _rows(con, """
             SELECT type, sum(count)::BIGINT AS count, bool_and(has_payload) AS has_payload
             FROM record_counts WHERE experiment_id = ? GROUP BY type ORDER BY count DESC, type""", eid)

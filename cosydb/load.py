@@ -22,15 +22,33 @@ import pyarrow.parquet as pq
 from . import SCHEMA_VERSION, __version__, database, sqlviews
 from .errors import CosyError
 
-WARNING_SCHEMA = pa.schema([("check", pa.string()), ("location_id", pa.int64()),
-                            ("count", pa.int64()), ("detail", pa.string())])
 
 
-def default_db_path(source: str | os.PathLike) -> Path:
-    """``run/traces.otf2`` or ``run/`` -> ``./run.cosydb``."""
-    path = Path(source).resolve()
-    run = path if path.is_dir() else path.parent
-    return Path(f"{run.name}.cosydb")
+def resolve_source(source: str | os.PathLike) -> tuple[Path, str]:
+    """The file to read and its format (``otf2`` or ``cube4``) for a path to a trace's anchor
+    file, a CUBE4 profile, or a run directory (its ``traces.otf2``, else its ``profile.cubex``)."""
+    from cosydb.loaders.cube_profile import is_profile
+
+    path = Path(source)
+    if not path.exists():
+        raise CosyError(path, "no such file or directory")
+    if path.is_dir():
+        for name, kind in (("traces.otf2", "otf2"), ("profile.cubex", "cube4")):
+            if (path / name).is_file():
+                return path / name, kind
+        raise CosyError(path, "directory holds no traces.otf2 anchor file and no profile.cubex")
+    return path, "cube4" if is_profile(path) else "otf2"
+
+
+def default_db_path(source: Path) -> Path:
+    """``run/traces.otf2`` or ``run/profile.cubex`` -> ``./run.cosydb``."""
+    return Path(f"{source.resolve().parent.name}.cosydb")
+
+
+def default_name(source: Path, kind: str) -> str:
+    """A trace is named after its run directory, a profile ``<run>-<file stem>``."""
+    run = source.resolve().parent.name
+    return run if kind == "otf2" else f"{run}-{source.stem}"
 
 
 def _unique_name(wanted: str, taken: set[str]) -> str:
@@ -75,16 +93,30 @@ def _derive(directory: Path, experiment_id: int) -> tuple[list[dict], dict]:
         con.close()
 
 
+def _write_tables(directory: Path, tables: dict) -> None:
+    """Write the loader's tables, then every other raw table empty (``loaders.tables``)."""
+    from cosydb.loaders.tables import SCHEMAS
+
+    for table, data in tables.items():
+        pq.write_table(data, directory / f"{table}.parquet")
+    for table, schema in SCHEMAS.items():
+        pattern = f"{table}-*.parquet" if table in database.MULTI_FILE_TABLES else f"{table}.parquet"
+        if not any(directory.glob(pattern)):
+            pq.write_table(schema.empty_table(), directory / pattern.replace("*", "0"))
+
+
 def load(source: str | os.PathLike, db: str | os.PathLike | None = None, name: str | None = None,
          workers: int | None = None) -> dict:
-    """Load the trace at ``source`` into the database ``db``.
+    """Load the trace or profile at ``source`` into the database ``db``.
 
     Returns the new experiment's row plus ``db``, ``warnings`` and
     ``phase_seconds`` (wall-clock seconds per load phase).
     """
-    from cosydb.loaders.otf2_trace import load_trace, resolve_anchor
+    from cosydb.loaders.cube_profile import read_profile
+    from cosydb.loaders.otf2_trace import load_trace
+    from cosydb.loaders.tables import EXPERIMENT, LOAD_WARNINGS
 
-    anchor = resolve_anchor(source)
+    anchor, kind = resolve_source(source)
     root = Path(db) if db is not None else default_db_path(anchor)
     created = not root.exists()
     if not created and not database.is_database(root):
@@ -93,31 +125,29 @@ def load(source: str | os.PathLike, db: str | os.PathLike | None = None, name: s
     taken = set() if created else database.experiment_names(root)
     if name is not None and name in taken:
         raise CosyError(root, f"already holds an experiment named '{name}'")
-    name = name or _unique_name(anchor.resolve().parent.name, taken)
+    name = name or _unique_name(default_name(anchor, kind), taken)
 
     staging = root / database.EXPERIMENTS / f".staging-{experiment_id}-{os.getpid()}"
     final = root / database.EXPERIMENTS / str(experiment_id)
     moved = False
     try:
         staging.mkdir(parents=True)
-        result = load_trace(anchor, staging, workers)
-        for table, data in result["tables"].items():
-            pq.write_table(data, staging / f"{table}.parquet")
+        result = load_trace(anchor, staging, workers) if kind == "otf2" else read_profile(anchor)
+        _write_tables(staging, result["tables"])
         meta = dict(
             experiment_id=experiment_id, name=name,
             load_time=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-            tool_version=__version__, schema_version=SCHEMA_VERSION, is_profile=False,
+            tool_version=__version__, schema_version=SCHEMA_VERSION, is_profile=kind == "cube4",
             **result["meta"],
         )
-        pq.write_table(pa.Table.from_pylist([meta]), staging / "experiment.parquet")
-        pq.write_table(WARNING_SCHEMA.empty_table(), staging / "load_warnings.parquet")
+        pq.write_table(pa.Table.from_pylist([meta], schema=EXPERIMENT), staging / "experiment.parquet")
         for table, schema in database.RESULT_TABLES.items():
             pq.write_table(schema.empty_table(), staging / f"{table}.parquet")
         checks, seconds = _derive(staging, experiment_id)
         warnings = result["warnings"] + checks
         phase_seconds = result["phase_seconds"] | seconds
         started = time.perf_counter()
-        pq.write_table(pa.Table.from_pylist(warnings, schema=WARNING_SCHEMA), staging / "load_warnings.parquet")
+        pq.write_table(pa.Table.from_pylist(warnings, schema=LOAD_WARNINGS), staging / "load_warnings.parquet")
         os.rename(staging, final)
         moved = True
         database.write_catalog(root)  # the commit point

@@ -15,30 +15,17 @@ from pathlib import Path
 
 import otf2
 import pyarrow as pa
-import pyarrow.parquet as pq
 import _otf2
 
 from cosydb.errors import CosyError
 
 from .otf2_definitions import read_definitions
-from .otf2_events import METRIC_SCHEMA, LocationError, read_locations
+from .otf2_events import LocationError, read_locations
 from .otf2_records import RECORDS, type_name
+from .tables import RECORD_COUNTS
 
 #: Below this many events a single process is faster than starting workers.
 PARALLEL_THRESHOLD = 200_000
-
-
-def resolve_anchor(source: str | os.PathLike) -> Path:
-    """The ``.otf2`` anchor file for a path to the anchor or to its directory."""
-    path = Path(source)
-    if not path.exists():
-        raise CosyError(path, "no such file or directory")
-    if path.is_dir():
-        anchor = path / "traces.otf2"
-        if not anchor.is_file():
-            raise CosyError(path, "directory holds no traces.otf2 anchor file")
-        return anchor
-    return path
 
 
 def _open_reader(anchor: Path):
@@ -80,15 +67,15 @@ def _read_part(args):
                         f"corrupt event data in {files} ({_reason(error)})") from None
 
 
-def load_trace(source, out_dir: Path, workers: int | None = None) -> dict:
-    """Read the archive at ``source`` into Parquet files under ``out_dir``.
+def load_trace(anchor: Path, out_dir: Path, workers: int | None = None) -> dict:
+    """Read the archive of the anchor file ``anchor`` into Parquet files under ``out_dir``.
 
-    Returns the experiment metadata, the definition tables, the list of event
-    and metric-value files, record counts, warnings found while reading and
-    the wall-clock seconds of the definitions and events phases.
+    Writes ``events-<k>.parquet`` (and ``metric_values-<k>.parquet`` if the
+    trace has Metric records) per reader; returns the experiment metadata, the
+    definition tables and record counts, warnings found while reading and the
+    wall-clock seconds of the definitions and events phases.
     """
     started = time.perf_counter()
-    anchor = resolve_anchor(source)
     reader = _open_reader(anchor)
     try:
         defs = reader.definitions
@@ -125,18 +112,12 @@ def load_trace(source, out_dir: Path, workers: int | None = None) -> dict:
         if s["read"] != s["expected"]:
             raise CosyError(anchor.parent / "traces" / f"{location_id}.evt",
                             f"truncated event data: read {s['read']} of {s['expected']} events")
-    event_files = [j[2] for j in jobs]
-    metric_files = [j[3] for j in jobs if Path(j[3]).exists()]
-    if not metric_files:
-        metric_files = [str(out_dir / "metric_values-0.parquet")]
-        pq.write_table(METRIC_SCHEMA.empty_table(), metric_files[0])
 
     modelled = {type_name(r) for r in RECORDS} | {"UNKNOWN"}
     record_counts = pa.Table.from_pylist(
         [dict(location_id=loc, type=t, count=c, has_payload=t in modelled)
          for loc, s in sorted(stats.items()) for t, c in sorted(s["types"].items())],
-        schema=pa.schema([("location_id", pa.int64()), ("type", pa.string()),
-                          ("count", pa.int64()), ("has_payload", pa.bool_())]))
+        schema=RECORD_COUNTS)
     warnings = [dict(check="timestamps_nondecreasing", location_id=loc, count=s["time_decreases"],
                      detail="event timestamp smaller than the previous event's")
                 for loc, s in sorted(stats.items()) if s["time_decreases"]]
@@ -153,5 +134,4 @@ def load_trace(source, out_dir: Path, workers: int | None = None) -> dict:
     )
     tables["record_counts"] = record_counts
     phase_seconds["events"] = time.perf_counter() - started
-    return dict(meta=meta, tables=tables, event_files=event_files, metric_files=metric_files,
-                warnings=warnings, phase_seconds=phase_seconds)
+    return dict(meta=meta, tables=tables, warnings=warnings, phase_seconds=phase_seconds)

@@ -1,4 +1,5 @@
--- The call-path tree: one row per distinct call path of an experiment.
+-- The call-path tree: one row per distinct call path of an experiment, from
+-- the region instances of a trace or the call-tree nodes of a profile.
 -- path is the region names from the root down joined by '/', e.g.
 -- 'prog/main/solver/MPI_Recv'; callpath_id numbers the paths of an
 -- experiment in path order; depth 1 is a root.
@@ -6,6 +7,11 @@
 with recursive distinct_paths as (
     select distinct experiment_id, path_hash, parent_hash, region_id
     from {{ ref('instance_paths') }}
+
+    union
+
+    select experiment_id, path_hash, parent_hash, region_id
+    from {{ ref('cnode_paths') }}
 ),
 
 named as (

@@ -1,4 +1,4 @@
--- The ASL MPISummary (report §2.3.1, Appendix C) derived from the trace: one
+-- The ASL MPISummary (report §2.3.1, Appendix C) of a trace or a profile: one
 -- row per (experiment, call path, location) and, with location_id NULL, one
 -- per (experiment, call path) summed over all processes (ALLPROCESSES).
 --
@@ -7,67 +7,21 @@
 -- MPI communication / barrier / file-I/O calls in this call path's subtree;
 -- bytes_sent / bytes_received: MessageLength split by direction, point-to-point
 -- plus collective bytes, over the subtree; messages_sent / messages_received:
--- point-to-point messages over the subtree. All times in seconds.
-with instances as (
-    select * from {{ ref('region_instances') }}
-),
-
-classes as (
+-- point-to-point messages over the subtree (NULL for a profile). All times in
+-- seconds. Built on callpath_profile, so traces and profiles share it.
+with classes as (
     select experiment_id, region_id, is_comm, is_sync, is_io
     from {{ ref('region_classes') }}
 ),
 
-own_time as (
-    select
-        i.experiment_id,
-        i.callpath_id,
-        i.location_id,
-        any_value(i.region_id) as region_id,
-        count(*) as executions,
-        sum(i.incl_s) as incl_s,
-        sum(i.excl_s) as excl_s,
-        sum(i.excl_s) filter (where c.is_comm) as comm_s,
-        sum(i.excl_s) filter (where c.is_sync) as sync_s,
-        sum(i.excl_s) filter (where c.is_io) as io_s
-    from instances as i
-    join classes as c using (experiment_id, region_id)
-    group by all
-),
-
-p2p_sent as (
-    select experiment_id, send_call_callpath_id as callpath_id, send_location_id as location_id,
-        sum(send_bytes) as bytes, count(*) as messages
-    from {{ ref('messages') }}
-    where send_seq is not null
-    group by all
-),
-
-p2p_received as (
-    select experiment_id, recv_call_callpath_id as callpath_id, recv_location_id as location_id,
-        sum(recv_bytes) as bytes, count(*) as messages
-    from {{ ref('messages') }}
-    where recv_seq is not null
-    group by all
-),
-
-collective_bytes as (
-    select experiment_id, call_callpath_id as callpath_id, location_id,
-        sum(bytes_sent) as sent, sum(bytes_received) as received
-    from {{ ref('collective_instances') }}
-    group by all
-),
-
 own as (
     select
-        t.*,
-        coalesce(s.bytes, 0) + coalesce(cb.sent, 0) as bytes_sent,
-        coalesce(r.bytes, 0) + coalesce(cb.received, 0) as bytes_received,
-        coalesce(s.messages, 0) as messages_sent,
-        coalesce(r.messages, 0) as messages_received
-    from own_time as t
-    left join p2p_sent as s using (experiment_id, callpath_id, location_id)
-    left join p2p_received as r using (experiment_id, callpath_id, location_id)
-    left join collective_bytes as cb using (experiment_id, callpath_id, location_id)
+        p.*,
+        case when c.is_comm then p.excl_s end as comm_s,
+        case when c.is_sync then p.excl_s end as sync_s,
+        case when c.is_io then p.excl_s end as io_s
+    from {{ ref('callpath_profile') }} as p
+    join classes as c using (experiment_id, region_id)
 ),
 
 subtree as (

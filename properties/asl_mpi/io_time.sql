@@ -20,7 +20,7 @@ with io_regions as (
 
 own as (
     select callpath_id, location_id, sum(excl_s) as io_s
-    from {{ ref('region_instances') }}
+    from {{ ref('callpath_profile') }}
     where region_id in (select region_id from io_regions)
     group by all
 )

@@ -2,7 +2,6 @@
 kind: property
 parent: sync_cost
 unit: s
-requires: [trace]
 info: An MPI_Barrier call where processes arrive at different times.
 description: |
   ASL §3.4.1.12 LoadImbalanceAtBarrier(FuncCall r), a property with two conditions,
@@ -10,6 +9,7 @@ description: |
   COND1 MaxWait = max - min of Incl over the processes (ProcessProfiles) > 0,
   severity MaxWait / (Duration(RankBasis, e) / e.NrProcessors);
   COND2 Summary(r, e).IdleTime > 0 (idle_time), severity IdleTime / Duration(RankBasis, e).
+  As ASL intends, COND1 alone is evaluated where idle times cannot be measured (a profile).
   CONFIDENCE 1; SEVERITY the MAX over the conditions that hold; condition_id names
   them; value: MaxWait or IdleTime, whichever is more severe.
 diagnosis: |
@@ -23,11 +23,13 @@ with barrier_calls as (
     where c.mpi_class = 'sync' and s.location_id is not null
 ),
 
+{% if has('trace') %}
 idle as (
     select callpath_id, location_id, idle_s
     from {{ ref('idle_time') }}
     where callpath_id in (select callpath_id from barrier_calls)
 ),
+{% endif %}
 
 processes as (
     select count(*) as n from {{ ref('processes') }}
@@ -41,12 +43,14 @@ conditions as (
         {{ asl.distribution('incl_s') }} as details
     from barrier_calls
     group by callpath_id
+    {% if has('trace') %}
 
     union all
 
     select callpath_id, 'COND2', sum(idle_s), {{ asl.distribution('idle_s') }}
     from idle
     group by callpath_id
+    {% endif %}
 ),
 
 rated as (

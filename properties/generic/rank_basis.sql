@@ -9,6 +9,6 @@ description: |
   One row: basis_s (seconds), instances.
 diagnosis: Not a problem; choose the rank basis (e.g. the solver loop) to rank problems against it.
 ---#}
-select sum(incl_s) as basis_s, count(*) as instances
-from {{ ref('region_instances') }}
+select sum(incl_s) as basis_s, sum(executions) as instances
+from {{ ref('callpath_profile') }}
 where callpath_id in (select callpath_id from {{ ref('rank_basis_paths') }})

@@ -10,6 +10,6 @@ description: |
 diagnosis: Not a problem; the denominator of per-process severities.
 ---#}
 select location_id, sum(incl_s) as basis_s
-from {{ ref('region_instances') }}
+from {{ ref('callpath_profile') }}
 where callpath_id in (select callpath_id from {{ ref('rank_basis_paths') }})
 group by location_id

@@ -1,0 +1,256 @@
+"""Load a CUBE4 profile (Score-P's ``profile.cubex``) into cosydb's definition and profile tables.
+
+The file is read with ``pycubexr``. Definitions become the tables a trace
+has (``regions``, ``system_tree``, ``location_groups``, ``locations``), the
+call tree becomes ``cnodes`` and every metric ``profile_metrics``; the values
+become ``profile_values``: one row per (metric, call-tree node, location)
+that is not zero, with the value inclusive and exclusive of the node's
+callees. Hardware-counter metrics are also listed in ``metrics``, so that
+counter properties find them. The SQL of ``sql/`` maps ``cnodes`` to
+``callpaths`` and the values to ``callpath_profile`` and ``counter_summary``.
+
+Locations get Score-P's OTF2 location ids, ``thread << 32 | rank``, so the
+trace and the profile of one run share them.
+"""
+
+from __future__ import annotations
+
+import tarfile
+import time
+import zlib
+from pathlib import Path
+from xml.etree.ElementTree import ParseError
+
+import numpy as np
+import pyarrow as pa
+
+from cosydb.errors import CosyError
+
+from .otf2_definitions import LOCATION_GROUPS, LOCATIONS, METRICS, REGIONS, SYSTEM_TREE
+
+CNODES = pa.schema([("cnode_id", pa.int64()), ("parent_id", pa.int64()), ("region_id", pa.int32())])
+PROFILE_METRICS = pa.schema([
+    ("metric_id", pa.int32()), ("name", pa.string()), ("display_name", pa.string()),
+    ("parent_id", pa.int32()), ("unit", pa.string()), ("data_type", pa.string()),
+    ("metric_type", pa.string()), ("description", pa.string()), ("loaded", pa.bool_()),
+])
+PROFILE_VALUES = pa.schema([
+    ("metric_id", pa.int32()), ("cnode_id", pa.int64()), ("location_id", pa.int64()),
+    ("inclusive", pa.float64()), ("exclusive", pa.float64()),
+])
+
+#: Score-P's own metrics; any other metric of a profile is a hardware counter (PAPI, perf, rusage).
+SCOREP_METRICS = frozenset({"visits", "time", "min_time", "max_time", "bytes_put", "bytes_get",
+                            "io_bytes_read", "io_bytes_written", "bytes_sent", "bytes_received"})
+#: Metrics whose values are a minimum or maximum, not a sum: kept as stored (column inclusive).
+_EXTREMA = ("MINDOUBLE", "MAXDOUBLE")
+#: Cube region roles that OTF2 names differently.
+_ROLES = {"one2all": "COLL_ONE2ALL", "all2one": "COLL_ALL2ONE", "all2all": "COLL_ALL2ALL",
+          "other collective": "COLL_OTHER", "file_io metadata": "FILE_IO_METADATA"}
+_PARADIGMS = {"measurement": "MEASUREMENT_SYSTEM"}
+_LOCATION_TYPES = {"thread": "CPU_THREAD", "gpu": "GPU", "metric": "METRIC"}
+
+
+def is_profile(path: Path) -> bool:
+    """True for a file to be read as a CUBE4 profile: a ``.cubex`` name or a tar archive."""
+    return path.is_file() and (path.suffix == ".cubex" or tarfile.is_tarfile(path))
+
+
+def _upper(text: str | None, special: dict) -> str | None:
+    if not text:
+        return None
+    return special.get(text, text.upper().replace(" ", "_"))
+
+
+def _regions(regions) -> list[dict]:
+    return [
+        dict(region_id=r.id, name=r.name, canonical_name=r.mangled_name, description=r.description or None,
+             role=_upper(r.role, _ROLES), paradigm=_upper(r.paradigm, _PARADIGMS), flags=None,
+             source_file=r.mod or None, begin_line=r.begin if r.begin >= 0 else None,
+             end_line=r.end if r.end >= 0 else None)
+        for r in regions]
+
+
+def _system(root) -> tuple[list[dict], list[dict], list[dict], list[int]]:
+    """system_tree, location_groups and locations rows, and the location ids in Cube's location order."""
+    nodes, groups, locations, by_cube_id = [], [], [], {}
+
+    def node(n, parent):
+        name = n.name[len(n.clazz) + 1:] if n.clazz and n.name.startswith(n.clazz + " ") else n.name
+        nodes.append(dict(system_tree_node_id=n.id, name=name, class_name=n.clazz, parent_id=parent))
+        for child in n._system_tree_node_children:
+            node(child, n.id)
+        for g in n._location_group_children:
+            group(g, n.id)
+
+    def group(g, parent):
+        rank = int(g.rank)
+        groups.append(dict(location_group_id=g.id, name=g.name, group_type=(g.type or "").upper(),
+                           system_tree_node_id=parent, rank=rank))
+        for loc in g.all_locations():
+            thread = int(loc.rank)
+            location_id = (thread << 32) | rank
+            by_cube_id[loc.id] = location_id
+            locations.append(dict(location_id=location_id, name=loc.name,
+                                  location_type=_LOCATION_TYPES.get(loc.type, (loc.type or "").upper()),
+                                  location_group_id=g.id, rank=rank, thread=thread, number_of_events=None))
+
+    node(root, None)
+    if sorted(by_cube_id) != list(range(len(by_cube_id))):
+        raise ValueError("location ids are not 0..n-1")
+    return nodes, groups, locations, [by_cube_id[i] for i in range(len(by_cube_id))]
+
+
+def _tree(cnodes) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
+    """Cnode ids, each node's parent position (-1 at a root) and depth, and id -> position."""
+    ids = np.array([c.id for c in cnodes], dtype=np.int64)
+    position = {int(cid): i for i, cid in enumerate(ids)}
+    parent = np.array([position[c.parent.id] if c.parent is not None else -1 for c in cnodes], dtype=np.int64)
+    depth = np.zeros(len(cnodes), dtype=np.int64)
+    for i in range(len(cnodes)):  # cnodes are in pre-order: a parent comes before its children
+        if parent[i] >= 0:
+            depth[i] = depth[parent[i]] + 1
+    return ids, parent, depth, position
+
+
+def _inclusive_exclusive(grid: np.ndarray, stored: str, parent: np.ndarray, depth: np.ndarray):
+    """Both views of a (node x location) grid stored inclusive or exclusive of the callees."""
+    child = parent >= 0
+    if stored == "INCLUSIVE":
+        exclusive = grid.copy()
+        np.subtract.at(exclusive, parent[child], grid[child])
+        return grid, exclusive
+    inclusive = grid.copy()
+    for d in range(int(depth.max(initial=0)), 0, -1):
+        rows = depth == d
+        np.add.at(inclusive, parent[rows], inclusive[rows])
+    return inclusive, grid
+
+
+def _metric_values(parser, metric, n_locations: int, position: dict) -> np.ndarray | None:
+    """The (node x location) grid of one metric as float64, or None for a non-scalar type."""
+    values = parser.get_metric_values(metric, cache=False)
+    raw = values.values
+    raw = raw.astype(np.float64) if not isinstance(raw, np.ndarray) else raw
+    if raw.dtype.names is not None or raw.ndim != 1:
+        return None
+    grid = np.zeros((len(position), n_locations))
+    rows = [position[cid] for cid in values.cnode_indices]
+    grid[rows] = raw.astype(np.float64).reshape(len(rows), n_locations)
+    return grid
+
+
+def _walk_metrics(metrics, parent=None):
+    for m in metrics:
+        yield m, parent
+        yield from _walk_metrics(m.childs, m.id)
+
+
+def _open(path: Path):
+    """An entered ``pycubexr.CubexParser`` of ``path``, its definitions read; failures as one line."""
+    from pycubexr import CubexParser
+
+    if not tarfile.is_tarfile(path):
+        raise CosyError(path, "not a CUBE4 profile (not a tar archive)")
+    try:
+        return CubexParser(path).__enter__()
+    except KeyError:
+        raise CosyError(path, "not a CUBE4 profile (no anchor.xml in the archive)") from None
+    except ParseError as error:
+        raise CosyError(path, f"anchor.xml is not well-formed XML ({error})") from None
+    except (tarfile.TarError, EOFError, OSError, zlib.error) as error:
+        raise CosyError(path, f"truncated or corrupt archive ({error})") from None
+    except Exception as error:  # whatever else pycubexr raises on a definition it cannot read
+        raise CosyError(path, f"anchor.xml is not a CUBE4 definition cosydb can read "
+                              f"({type(error).__name__}: {error})") from None
+
+
+def _values_table(metric_id: int, inclusive: np.ndarray, exclusive: np.ndarray, ids: np.ndarray,
+                  location_ids: np.ndarray) -> pa.Table:
+    """The cells of one metric that are not zero, as ``PROFILE_VALUES`` rows."""
+    node, location = np.nonzero((inclusive != 0) | (np.nan_to_num(exclusive) != 0))
+    return pa.table({
+        "metric_id": pa.array(np.full(len(node), metric_id), pa.int32()),
+        "cnode_id": pa.array(ids[node]),
+        "location_id": pa.array(location_ids[location]),
+        "inclusive": pa.array(inclusive[node, location]),
+        "exclusive": pa.array(exclusive[node, location], from_pandas=True),
+    }, schema=PROFILE_VALUES)
+
+
+def read_profile(path: Path) -> dict:
+    """Read the profile at ``path``; returns ``meta``, ``tables``, ``warnings`` and ``phase_seconds``."""
+    from pycubexr.utils.exceptions import MissingMetricError, UnsupportedMetricFormatError
+
+    started = time.perf_counter()
+    parser = _open(path)
+    try:
+        anchor = parser._anchor_result
+        try:
+            nodes, groups, locations, location_ids = _system(anchor.system_tree_nodes[0])
+        except (ValueError, TypeError) as error:
+            raise CosyError(path, f"unreadable system tree ({error})") from None
+        cnodes = parser.all_cnodes()
+        if not cnodes:
+            raise CosyError(path, "the profile has no call tree")
+        ids, parent, depth, position = _tree(cnodes)
+        metric_rows, value_parts, warnings = [], [], []
+        for metric, parent_metric in _walk_metrics(parser.get_metrics()):
+            row = dict(metric_id=metric.id, name=metric.name, display_name=metric.display_name,
+                       parent_id=parent_metric, unit=metric.units, data_type=metric.data_type,
+                       metric_type=metric.metric_type, description=metric.description, loaded=False)
+            metric_rows.append(row)
+            try:
+                grid = _metric_values(parser, metric, len(location_ids), position)
+            except MissingMetricError:  # Score-P writes no data for a metric that is zero everywhere
+                grid = np.zeros((len(ids), len(location_ids)))
+            except UnsupportedMetricFormatError:
+                grid = None
+            except Exception as error:  # whatever pycubexr raises on damaged index or data files
+                raise CosyError(path, f"corrupt data of metric '{metric.name}' "
+                                      f"({type(error).__name__}{': ' + str(error) if str(error) else ''})") from None
+            if grid is None:  # e.g. histograms, TAU_ATOMIC
+                warnings.append(dict(check="profile_metric_skipped", location_id=None, count=1,
+                                     detail=f"metric '{metric.name}' has type {metric.data_type}, not a number"))
+                continue
+            row["loaded"] = True
+            if metric.data_type in _EXTREMA:
+                inclusive, exclusive = grid, np.full_like(grid, np.nan)
+            else:
+                inclusive, exclusive = _inclusive_exclusive(grid, metric.metric_type, parent, depth)
+            value_parts.append(_values_table(metric.id, inclusive, exclusive, ids,
+                                             np.asarray(location_ids, dtype=np.int64)))
+        names = {m["name"] for m in metric_rows if m["loaded"]}
+        missing = {"visits", "time"} - names
+        if missing:
+            raise CosyError(path, f"the profile has no {' and no '.join(sorted(missing))} metric; "
+                                  "cosydb reads Score-P profiles")
+        regions = _regions(anchor.regions)
+    finally:
+        parser.__exit__(None, None, None)
+
+    counters = [dict(metric_id=m["metric_id"], metric_kind="profile", member_index=0, member_id=m["metric_id"],
+                     name=m["name"], description=m["description"],
+                     metric_type="PAPI" if m["name"].startswith("PAPI_") else "OTHER",
+                     metric_mode="ACCUMULATED_START", value_type=m["data_type"], base=None, exponent=None,
+                     unit=m["unit"], occurrence=None)
+                for m in metric_rows if m["loaded"] and m["name"] not in SCOREP_METRICS
+                and m["data_type"] not in _EXTREMA]
+    tables = {
+        "regions": pa.Table.from_pylist(regions, schema=REGIONS),
+        "system_tree": pa.Table.from_pylist(nodes, schema=SYSTEM_TREE),
+        "location_groups": pa.Table.from_pylist(groups, schema=LOCATION_GROUPS),
+        "locations": pa.Table.from_pylist(locations, schema=LOCATIONS),
+        "metrics": pa.Table.from_pylist(counters, schema=METRICS),
+        "cnodes": pa.Table.from_pylist(
+            [dict(cnode_id=int(ids[i]), parent_id=int(ids[parent[i]]) if parent[i] >= 0 else None,
+                  region_id=c.callee_region_id) for i, c in enumerate(cnodes)], schema=CNODES),
+        "profile_metrics": pa.Table.from_pylist(metric_rows, schema=PROFILE_METRICS),
+        "profile_values": pa.concat_tables(value_parts) if value_parts else PROFILE_VALUES.empty_table(),
+    }
+    meta = dict(source_path=str(path.resolve()), format="cube4", creator=anchor.attrs.get("Creator", ""),
+                number_of_events=None, number_of_locations=len(locations), timer_resolution=None,
+                global_offset=None, trace_length=None, first_time=None, last_time=None,
+                call_tree_nodes=len(ids), profile_metrics=sum(m["loaded"] for m in metric_rows))
+    return dict(meta=meta, tables=tables, warnings=warnings,
+                phase_seconds={"profile": time.perf_counter() - started})
