@@ -196,7 +196,7 @@ def report(
 
 def _print_report(result: dict, per_location: bool, properties_dirs) -> None:
     from .catalog import load as load_catalog, tree_order
-    from .report import ranks_text, where
+    from .report import locations_text, where
 
     exp = result["experiment"]
     basis = exp["rank_basis"] or "whole run"
@@ -221,9 +221,9 @@ def _print_report(result: dict, per_location: bool, properties_dirs) -> None:
                 continue
             if r["location"] is not None and not per_location:
                 continue
-            who = [x["location"] for x in mine if where(x) == where(r) and x["location"] is not None]
+            who = [(x["location"], x["thread"]) for x in mine if where(x) == where(r) and x["location"] is not None]
             unit = {"s": " s"}.get(r["unit"], f" {r['unit']}")
-            table.add_row(name, where(r), ranks_text(who) if r["location"] is None else str(r["location"]),
+            table.add_row(name, where(r), locations_text(who if r["location"] is None else [(r["location"], r["thread"])]),
                           f"{r['severity']:.4f}", f"{r['value']:.6g}{unit}", f"{r['confidence']:g}")
             name = ""
     out.print(table)

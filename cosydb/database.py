@@ -45,7 +45,7 @@ RESULTS_TABLE = "property_results"
 RESULT_SCHEMA = pa.schema([
     ("property", pa.string()), ("parent", pa.string()), ("kind", pa.string()), ("unit", pa.string()),
     ("callpath_id", pa.int64()), ("callpath", pa.string()), ("region", pa.string()),
-    ("location_id", pa.int64()), ("rank", pa.int64()),
+    ("location_id", pa.int64()), ("rank", pa.int64()), ("thread", pa.int64()),
     ("condition_id", pa.string()), ("condition", pa.bool_()), ("confidence", pa.float64()),
     ("severity", pa.float64()), ("value", pa.float64()), ("is_problem", pa.bool_()),
     ("details", pa.string()), ("status", pa.string()),

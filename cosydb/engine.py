@@ -181,7 +181,7 @@ def results(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experi
     table = con.execute(f"""
         WITH r AS ({union})
         SELECT r.property, r.parent, r.kind, r.unit, r.callpath_id, c.path AS callpath,
-               coalesce(g.name, f.name) AS region, r.location_id, l.rank, r.condition_id, r.condition,
+               coalesce(g.name, f.name) AS region, r.location_id, l.rank, l.thread, r.condition_id, r.condition,
                r.confidence, r.severity, r.value,
                coalesce(r.condition AND r.severity > $p_threshold, false) AS is_problem,
                r.details, coalesce(r.status, 'evaluated') AS status

@@ -11,7 +11,7 @@ from . import database, engine
 from .errors import CosyError
 
 #: Fields of a result row in the JSON report, in order (documented in the README).
-JSON_FIELDS = ("property", "parent", "callpath", "region", "location", "condition_id", "condition",
+JSON_FIELDS = ("property", "parent", "callpath", "region", "location", "thread", "condition_id", "condition",
                "confidence", "severity", "value_s", "value", "unit", "is_problem", "details", "status")
 
 
@@ -138,6 +138,14 @@ def ranks_text(ranks: list[int]) -> str:
             parts.append(str(start) if start == r else f"{start}-{r}")
             start = None
     return ",".join(parts)
+
+
+def locations_text(locations: list[tuple]) -> str:
+    """(rank, thread) pairs -> '0-3' for master threads, '0-3:1' for thread 1 of ranks 0-3, ..."""
+    by_thread: dict = {}
+    for rank, thread in locations:
+        by_thread.setdefault(thread or 0, []).append(rank)
+    return " ".join(ranks_text(ranks) + (f":{thread}" if thread else "") for thread, ranks in sorted(by_thread.items()))
 
 
 def _json_row(row: dict) -> dict:

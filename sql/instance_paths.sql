@@ -1,14 +1,38 @@
 -- Every region instance of instance_tree with the hash of its call path:
 -- path_hash hashes the region ids from the root down, parent_hash is the
 -- caller's path_hash (NULL at the top). Walks the call tree from the
--- top-level instances down, one level per step.
-with recursive paths as (
-    select
-        *,
-        hash(region_id) as path_hash,
-        null::ubigint as parent_hash
+-- top-level instances down, one level per step. The call-tree parent is the
+-- caller on the same location, except for an OpenMP team thread's top-level
+-- parallel-region instance: its parent is the instance that forked the team
+-- (parallel_instances), so the team's threads share the master's call paths.
+with recursive team_roots as (
+    select i.*, p.fork_location_id as parent_location_id, p.parent_seq
+    from {{ ref('instance_tree') }} as i
+    join {{ ref('parallel_instances') }} as p using (experiment_id, location_id, enter_seq)
+    where i.caller_seq is null and p.parent_seq is not null
+),
+
+-- every instance below another, keyed by its call-tree parent
+children as (
+    select *, location_id as parent_location_id, caller_seq as parent_seq
     from {{ ref('instance_tree') }}
-    where caller_seq is null
+    where caller_seq is not null
+
+    union all
+
+    select * from team_roots
+),
+
+paths as (
+    select
+        i.*,
+        i.location_id as parent_location_id,
+        null::bigint as parent_seq,
+        hash(i.region_id) as path_hash,
+        null::ubigint as parent_hash
+    from {{ ref('instance_tree') }} as i
+    anti join team_roots as t using (experiment_id, location_id, enter_seq)
+    where i.caller_seq is null
 
     union all
 
@@ -16,11 +40,11 @@ with recursive paths as (
         child.*,
         hash(parent.path_hash, child.region_id) as path_hash,
         parent.path_hash as parent_hash
-    from {{ ref('instance_tree') }} as child
+    from children as child
     join paths as parent
         on child.experiment_id = parent.experiment_id
-        and child.location_id = parent.location_id
-        and child.caller_seq = parent.enter_seq
+        and child.parent_location_id = parent.location_id
+        and child.parent_seq = parent.enter_seq
 )
 
 select * from paths

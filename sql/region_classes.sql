@@ -12,6 +12,10 @@
 -- p2p_mode: 'standard', 'buffered', 'synchronous', 'ready';
 -- is_blocking: false for MPI_I* and MPI_Test*.
 -- coll_type: 'barrier', 'one2all', 'all2one', 'all2all', 'scan'.
+-- omp_class (OpenMP regions, Score-P's classification): 'parallel', 'ebarrier'
+-- (explicit barrier), 'ibarrier' (implicit barrier), 'critical' (critical and
+-- atomic), 'lock_api' (omp_*_lock), 'ordered', 'taskwait', 'flush', 'other'
+-- (loops, sections, single, ...: computation); NULL for non-OpenMP regions.
 with r as (
     select * from {{ ref('regions') }}
 ),
@@ -64,7 +68,19 @@ classified as (
             when role = 'COLL_ALL2ONE' then 'all2one'
             when role = 'COLL_ALL2ALL' then 'all2all'
             when role = 'COLL_OTHER' then 'scan'
-        end as coll_type
+        end as coll_type,
+        case
+            when paradigm <> 'OPENMP' then null
+            when role = 'PARALLEL' then 'parallel'
+            when role = 'BARRIER' then 'ebarrier'
+            when role = 'IMPLICIT_BARRIER' then 'ibarrier'
+            when role in ('CRITICAL', 'ATOMIC') then 'critical'
+            when regexp_matches(name, '^omp_(destroy|init|set|test|unset)(_nest)?_lock$') then 'lock_api'
+            when role = 'ORDERED' then 'ordered'
+            when role = 'TASK_WAIT' then 'taskwait'
+            when role = 'FLUSH' then 'flush'
+            else 'other'
+        end as omp_class
     from r
 )
 

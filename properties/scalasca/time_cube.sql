@@ -11,7 +11,14 @@ description: |
   MPI_Finalized), mpi_mgmt_file (MPI-IO file management), mpi_mgmt_win (window
   management), mpi_mgmt_comm (other MPI management), mpi_sync_collective
   (barriers), mpi_point2point, mpi_collective, mpi_rma_communication,
-  mpi_io_collective (MPI_File_*_all/_ordered) and mpi_io_individual. The message
+  mpi_io_collective (MPI_File_*_all/_ordered) and mpi_io_individual; OpenMP
+  barriers, critical sections, lock API calls, ordered, taskwait and flush to
+  omp_ebarrier ... omp_flush (parallel regions, loops and other constructs are comp).
+  OpenMP threads (omp_fork_join, omp_idle_time): the fork and join intervals of each
+  thread's parallel region are omp_management at the parallel region (taken from the
+  forking thread's enclosing call path), and the threads idle while the master runs
+  serially or outside a smaller team are omp_idle_threads / omp_limited_parallelism,
+  beside execution under time. The message
   statistics are leaves too: bytes_sent / bytes_rcvd and comms_send / comms_recv
   (syncs_send / syncs_recv for zero-byte messages) at the sending / receiving call,
   bytes_cout / bytes_cin of collectives, and collective calls counted as comms_cxch
@@ -29,8 +36,25 @@ with tree as (
 ),
 
 instances as (
-    select i.callpath_id, i.location_id, i.excl_s, c.name, c.role, c.mpi_class
+    select i.callpath_id, i.location_id, i.region_id, i.excl_s
     from {{ ref('region_instances') }} as i
+),
+
+fork_join as (
+    select * from {{ ref('omp_fork_join') }}
+),
+
+-- a thread's exclusive time per call path, the forking thread's fork and join
+-- intervals moved out of the call path enclosing the fork
+thread_time as (
+    select i.callpath_id, i.location_id, c.name, c.role, c.mpi_class, c.omp_class, i.excl_s
+    from (
+        select callpath_id, location_id, region_id, excl_s from instances
+        union all
+        select f.parent_callpath_id, f.location_id, p.region_id, -(f.fork_s + f.join_s)
+        from fork_join as f
+        join {{ ref('callpaths') }} as p on p.callpath_id = f.parent_callpath_id
+    ) as i
     join {{ ref('region_classes') }} as c using (region_id)
 ),
 
@@ -39,6 +63,13 @@ leaf_time as (
         callpath_id,
         location_id,
         case
+            when omp_class = 'ebarrier' then 'omp_ebarrier'
+            when omp_class = 'ibarrier' then 'omp_ibarrier'
+            when omp_class = 'critical' then 'omp_critical'
+            when omp_class = 'lock_api' then 'omp_lock_api'
+            when omp_class = 'ordered' then 'omp_ordered'
+            when omp_class = 'taskwait' then 'omp_taskwait'
+            when omp_class = 'flush' then 'omp_flush'
             when mpi_class is null then 'comp'
             when name in ('MPI_Init', 'MPI_Init_thread', 'MPI_Finalize', 'MPI_Initialized', 'MPI_Finalized')
                 then 'mpi_init_exit'
@@ -53,8 +84,20 @@ leaf_time as (
             when mpi_class = 'collective' then 'mpi_collective'
         end as metric,
         sum(excl_s) as value
-    from instances
+    from thread_time
     group by all
+
+    union all
+
+    select callpath_id, location_id, 'omp_management', sum(fork_s + join_s)
+    from fork_join
+    group by all
+
+    union all
+
+    select callpath_id, location_id,
+        case kind when 'serial' then 'omp_idle_threads' else 'omp_limited_parallelism' end, idle_s
+    from {{ ref('omp_idle_time') }}
 ),
 
 -- Scalasca's message statistics: point-to-point bytes and messages at the sending

@@ -1,0 +1,31 @@
+{#---
+kind: pattern
+parent: null
+unit: s
+requires: [trace]
+info: Fork and join time of every thread of every OpenMP parallel-region instance.
+description: |
+  Scalasca, omp_management / omp_fork: each team thread's parallel-region instance
+  (parallel_instances) is charged the time from the fork to its Enter,
+  fork_s = max(0, E(parallel) - fork), and from its Leave to the join,
+  join_s = max(0, join - L(parallel)). Scalasca counts both intervals as the parallel
+  region's time, so on the forking thread they leave the call path that encloses the
+  fork (parent_callpath_id, NULL on the other threads). One row per (instance,
+  thread): callpath_id, location_id, parent_callpath_id, fork_s, join_s (seconds).
+diagnosis: Not a problem by itself; see omp_management.
+---#}
+with clock as (
+    select timer_resolution from {{ ref('experiments') }}
+)
+
+select
+    i.callpath_id,
+    p.location_id,
+    case when p.location_id = p.fork_location_id then caller.callpath_id end as parent_callpath_id,
+    greatest(0, p.enter_time::bigint - p.fork_time::bigint) / clock.timer_resolution as fork_s,
+    coalesce(greatest(0, p.join_time::bigint - p.leave_time::bigint), 0) / clock.timer_resolution as join_s
+from {{ ref('parallel_instances') }} as p
+join {{ ref('region_instances') }} as i using (location_id, enter_seq)
+left join {{ ref('region_instances') }} as caller
+    on caller.location_id = p.fork_location_id and caller.enter_seq = p.parent_seq
+cross join clock

@@ -1,0 +1,84 @@
+-- OpenMP model enhancement: one row per (parallel-region instance, team thread).
+-- A fork (ThreadFork on the forking thread) opens a parallel region; every team
+-- thread then enters the parallel region (between ThreadTeamBegin/End) and the
+-- forking thread joins (ThreadJoin). A thread's parallel-region instance belongs
+-- to the latest fork of its process before it (one level of parallelism: nested
+-- teams are not separated).
+--
+-- Columns: location_id, enter_seq, region_id, rank, thread, enter_time,
+-- leave_time (the thread's instance, ticks); fork_location_id, fork_seq,
+-- fork_time, join_seq, join_time (ticks) identify the team; team_size (threads
+-- in the team) and process_threads (CPU threads of the process, so a team of
+-- fewer threads has idle threads); parent_seq: the instance on the forking
+-- thread that encloses the fork, the call-tree parent of every team thread's
+-- parallel region (as in Scalasca, where a worker's parallel region hangs under
+-- the master's call path).
+{{ config(materialized='table') }}
+with threads as (
+    select
+        experiment_id, location_id, location_group_id, rank, thread,
+        count(*) over (partition by experiment_id, location_group_id) as process_threads
+    from {{ ref('locations') }}
+    where location_type = 'CPU_THREAD'
+),
+
+thread_events as (
+    select e.experiment_id, e.location_id, e.seq, e.time, e.type, t.location_group_id
+    from {{ ref('events') }} as e
+    join threads as t using (experiment_id, location_id)
+    where e.type in ('THREAD_FORK', 'THREAD_JOIN')
+),
+
+forks as (
+    select
+        f.experiment_id,
+        f.location_group_id,
+        f.location_id as fork_location_id,
+        f.seq as fork_seq,
+        f.time as fork_time,
+        j.seq as join_seq,
+        j.time as join_time
+    from (select * from thread_events where type = 'THREAD_FORK') as f
+    asof left join (select * from thread_events where type = 'THREAD_JOIN') as j
+        on f.experiment_id = j.experiment_id
+        and f.location_id = j.location_id
+        and j.seq > f.seq
+),
+
+parallel_regions as (
+    select i.experiment_id, i.location_id, i.enter_seq, i.region_id, i.caller_seq, i.enter_time, i.leave_time,
+        t.location_group_id, t.rank, t.thread, t.process_threads
+    from {{ ref('instance_tree') }} as i
+    join {{ ref('regions') }} as r using (experiment_id, region_id)
+    join threads as t using (experiment_id, location_id)
+    where r.paradigm = 'OPENMP' and r.role = 'PARALLEL'
+),
+
+teamed as (
+    select p.*, f.* exclude (experiment_id, location_group_id)
+    from parallel_regions as p
+    asof join forks as f
+        on p.experiment_id = f.experiment_id
+        and p.location_group_id = f.location_group_id
+        and p.enter_time >= f.fork_time
+)
+
+select
+    experiment_id,
+    location_id,
+    enter_seq,
+    region_id,
+    rank,
+    thread,
+    enter_time,
+    leave_time,
+    fork_location_id,
+    fork_seq,
+    fork_time,
+    join_seq,
+    join_time,
+    count(*) over team as team_size,
+    process_threads,
+    max(case when location_id = fork_location_id then caller_seq end) over team as parent_seq
+from teamed
+window team as (partition by experiment_id, fork_location_id, fork_seq)

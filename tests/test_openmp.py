@@ -1,0 +1,195 @@
+"""OpenMP: the model enhancement (parallel-region instances, teams, shared call paths) and
+Scalasca's OpenMP wait states against constructed timings (1 tick = 1 ns).
+
+Every expected number is worked out by hand in the comments from the times the scenario
+constructs; LULESH (real, hybrid) is compared with Scalasca in test_engine.py.
+"""
+
+import pytest
+
+from cosydb import catalog, database, engine
+from cosydb.fixtures.generator import TraceBuilder
+from cosydb.load import load
+from cosydb.report import run
+
+from conftest import rows
+
+NS = 1e-9
+PAR = "!$omp parallel @a.c:1"
+IBAR = "!$omp implicit barrier @a.c:9"
+
+
+def two_thread_run():
+    """1 rank, 2 threads. Master: main 0..10000, init 100..1000, fork at 1000, join at 6500,
+    finish 7000..9000. Parallel region (team begin / Enter / work / implicit barrier /
+    Leave / team end): thread 0 1100 / 1200 / 1210..4990 / 5000..5900 / 6000 / 6100,
+    thread 1 1300 / 1400 / 1410..2990 / 3000..5900 / 6000 / 6200."""
+    b = TraceBuilder(1, threads=2)
+    master = b[0]
+    with master.open("main", 0, 10_000):
+        master.region("init", 100, 1000)
+        master.fork(1000, 2)
+        for t, (begin, enter, barrier, end) in {0: (1100, 1200, 5000, 6100), 1: (1300, 1400, 3000, 6200)}.items():
+            thread = b.thread(0, t)
+            thread.team_begin(begin)
+            with thread.open(PAR, enter, 6000):
+                thread.region("work", enter + 10, barrier - 10)
+                thread.region(IBAR, barrier, 5900)
+            thread.team_end(end)
+        master.join(6500)
+        master.region("finish", 7000, 9000)
+    return b
+
+
+@pytest.fixture(scope="module")
+def two_threads(tmp_path_factory):
+    path = tmp_path_factory.mktemp("omp")
+    load(two_thread_run().write(path / "run"), path / "run.cosydb")
+    return path / "run.cosydb"
+
+
+def per_thread(result, prop):
+    """{(call path, thread): value} of one property's per-location rows."""
+    return {(r["callpath"], r["thread"]): r["value"] for r in result["results"]
+            if r["property"] == prop and r["status"] == "evaluated" and r["location"] is not None}
+
+
+def test_team_threads_share_the_master_call_paths(two_threads):
+    con = database.connect(two_threads)
+    teams = rows(con, "SELECT thread, enter_time, fork_time, join_time, team_size, process_threads "
+                      "FROM parallel_instances ORDER BY thread")
+    assert [(t["thread"], t["enter_time"], t["fork_time"], t["join_time"], t["team_size"], t["process_threads"])
+            for t in teams] == [(0, 1200, 1000, 6500, 2, 2), (1, 1400, 1000, 6500, 2, 2)]
+    paths = rows(con, """SELECT c.path, l.thread, count(*) AS n FROM region_instances i
+        JOIN callpaths c USING (experiment_id, callpath_id) JOIN locations l USING (experiment_id, location_id)
+        GROUP BY ALL ORDER BY ALL""")
+    # the worker's parallel region hangs under the master's main, like Scalasca's call tree
+    assert {(p["path"], p["thread"]) for p in paths if p["thread"] == 1} == {
+        (f"prog/main/{PAR}", 1), (f"prog/main/{PAR}/work", 1), (f"prog/main/{PAR}/{IBAR}", 1)}
+
+
+def test_fork_join_management_and_implicit_barrier_wait(two_threads):
+    result = run(two_threads, threshold=0, properties=["omp_fork", "omp_management", "omp_ibarrier_wait"])
+    par = f"prog/main/{PAR}"
+    # fork: 1200 - 1000 = 200, 1400 - 1000 = 400; join: 6500 - 6000 on both threads
+    assert per_thread(result, "omp_fork") == {(par, 0): pytest.approx(200 * NS), (par, 1): pytest.approx(400 * NS)}
+    assert per_thread(result, "omp_management") == {(par, 0): pytest.approx(700 * NS), (par, 1): pytest.approx(900 * NS)}
+    # the team's barrier: thread 1 enters at 3000, the last thread at 5000
+    assert per_thread(result, "omp_ibarrier_wait") == {(f"{par}/{IBAR}", 1): pytest.approx(2000 * NS)}
+
+
+def test_idle_threads_and_the_time_hierarchy(two_threads):
+    con = database.connect(two_threads)
+    try:
+        engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
+        total = dict(con.execute("SELECT metric, sum(inclusive) FROM prop_time_cube GROUP BY 1").fetchall())
+        by_thread = {(m, p, t): v for m, p, t, v in con.execute("""
+            SELECT metric, c.path, l.thread, exclusive FROM prop_time_cube JOIN callpaths c USING (callpath_id)
+            JOIN locations l USING (location_id) WHERE exclusive <> 0""").fetchall()}
+    finally:
+        con.close()
+    # master outside the parallel region: main 10000 - 900 - 4800 - 2000 = 2300, less its fork and
+    # join intervals (200 + 500) that count as the parallel region's = 1600; init 900, finish 2000
+    assert by_thread[("omp_idle_threads", "prog/main", 1)] == pytest.approx(1600 * NS)
+    assert total["omp_idle_threads"] == pytest.approx(4500 * NS)
+    # each thread holds its CPU for the whole run: 2 x 10000; execution = time - idle
+    assert total["time"] == pytest.approx(20_000 * NS) and total["execution"] == pytest.approx(15_500 * NS)
+    # OpenMP time: management 700 + 900, implicit barrier 900 + 2900
+    assert total["omp_management"] == pytest.approx(1600 * NS) and total["omp_ibarrier"] == pytest.approx(3800 * NS)
+    assert total["omp_time"] == pytest.approx(5400 * NS)
+    # computation: master 1600 + 900 + 2000 + 120 (parallel region itself) + 3780, worker 120 + 1580
+    assert total["comp"] == pytest.approx(10_100 * NS)
+    assert by_thread[("comp", "prog/main", 0)] == pytest.approx(1600 * NS)
+    assert total.get("omp_limited_parallelism", 0) == 0 and total.get("omp_ebarrier_wait", 0) == 0
+
+
+def test_limited_parallelism(tmp_path):
+    """3 threads, a region forked with 2: main 0..1000, fork 100, thread 0 in the region
+    110..500, thread 1 120..500, join 600; thread 2 idles from fork to join."""
+    b = TraceBuilder(1, threads=3)
+    with b[0].open("main", 0, 1000):
+        b[0].fork(100, 2)
+        for t, enter in ((0, 110), (1, 120)):
+            thread = b.thread(0, t)
+            thread.team_begin(enter - 5)
+            thread.region(PAR, enter, 500)
+            thread.team_end(505)
+        b[0].join(600)
+    b.thread(0, 2).region("helper_not_in_team", 2000, 2001)  # thread 2 exists, outside every team
+    load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
+    result = run(tmp_path / "run.cosydb", threshold=0, properties=["omp_idle_threads", "omp_limited_parallelism"])
+    assert per_thread(result, "omp_limited_parallelism") == {(f"prog/main/{PAR}", 2): pytest.approx(500 * NS)}
+    # serial master time: main 1000 - 390 - (10 + 100) = 500 for threads 1 and 2, plus the 500 above
+    idle = per_thread(result, "omp_idle_threads")
+    assert idle[("prog/main", 1)] == pytest.approx(500 * NS) and idle[("prog/main", 2)] == pytest.approx(500 * NS)
+    assert sum(idle.values()) == pytest.approx(1500 * NS)
+
+
+def test_explicit_barriers_match_by_their_order_in_the_region(tmp_path):
+    """Two explicit barriers in one parallel region: thread 0 enters them at 200 and 700,
+    thread 1 at 300 and 600. The k-th barrier of each thread is one team barrier."""
+    b = TraceBuilder(1, threads=2)
+    with b[0].open("main", 0, 2000):
+        b[0].fork(10, 2)
+        for t, (first, second) in ((0, (200, 700)), (1, (300, 600))):
+            thread = b.thread(0, t)
+            thread.team_begin(15)
+            with thread.open(PAR, 20, 1000):
+                thread.region("!$omp barrier @a.c:3", first, 400)
+                thread.region("!$omp barrier @a.c:3", second, 800)
+            thread.team_end(1005)
+        b[0].join(1010)
+    load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
+    result = run(tmp_path / "run.cosydb", threshold=0, properties=["omp_ebarrier_wait", "omp_ibarrier_wait"])
+    path = f"prog/main/{PAR}/!$omp barrier @a.c:3"
+    # first barrier: thread 0 waits 300 - 200; second: thread 1 waits 700 - 600
+    assert per_thread(result, "omp_ebarrier_wait") == {(path, 0): pytest.approx(100 * NS),
+                                                        (path, 1): pytest.approx(100 * NS)}
+    assert per_thread(result, "omp_ibarrier_wait") == {}
+
+
+def test_lock_contention_at_critical_sections_and_lock_calls(tmp_path):
+    """Critical section (lock 1): thread 0 enters 200, acquires 210, releases 400; thread 1
+    enters 250, acquires 410. omp_set_lock (lock 7): thread 0 in the call 600..620, acquires
+    610, releases at 705 in omp_unset_lock; thread 1 calls at 650, acquires 715."""
+    b = TraceBuilder(1, threads=2)
+    crit = "!$omp critical @a.c:5"
+    with b[0].open("main", 0, 2000):
+        b[0].fork(10, 2)
+        timings = {0: (200, 210, 400, 410, 600, 610, 620, 700, 705, 710),
+                   1: (250, 410, 500, 510, 650, 715, 720, 730, 735, 740)}
+        for t, (enter, acquire, release, leave, set_in, got, set_out, unset_in, freed, unset_out) in timings.items():
+            thread = b.thread(0, t)
+            thread.team_begin(15)
+            with thread.open(PAR, 20, 1000):
+                with thread.open(crit, enter, leave):
+                    thread.acquire_lock(acquire, 1, t + 1)
+                    thread.release_lock(release, 1, t + 1)
+                with thread.open("omp_set_lock", set_in, set_out):
+                    thread.acquire_lock(got, 7, t + 1)
+                with thread.open("omp_unset_lock", unset_in, unset_out):
+                    thread.release_lock(freed, 7, t + 1)
+            thread.team_end(1005)
+        b[0].join(1010)
+    load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
+    result = run(tmp_path / "run.cosydb", threshold=0,
+                 properties=["omp_lock_contention_critical", "omp_lock_contention_api"])
+    # thread 1 waits for the release at 400 from its Enter at 250; at the lock call from 650 to 705
+    assert per_thread(result, "omp_lock_contention_critical") == {(f"prog/main/{PAR}/{crit}", 1): pytest.approx(150 * NS)}
+    assert per_thread(result, "omp_lock_contention_api") == {(f"prog/main/{PAR}/omp_set_lock", 1): pytest.approx(55 * NS)}
+
+
+def test_mpi_only_traces_have_no_openmp_time(tmp_path):
+    b = TraceBuilder(2)
+    for r in range(2):
+        with b[r].open("main", 0, 1000):
+            b[r].collective("MPI_Barrier", 100 + 300 * r, 700)
+    load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
+    con = database.connect(tmp_path / "run.cosydb")
+    try:
+        engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
+        total = dict(con.execute("SELECT metric, sum(inclusive) FROM prop_time_cube GROUP BY 1").fetchall())
+    finally:
+        con.close()
+    assert total["time"] == pytest.approx(2000 * NS) and total["execution"] == pytest.approx(2000 * NS)
+    assert total.get("omp_time", 0) == 0 and total.get("omp_idle_threads", 0) == 0
