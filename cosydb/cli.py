@@ -55,8 +55,12 @@ def load(
     from .load import load as load_experiment
 
     meta = _guard(lambda: load_experiment(trace, db, name, workers))
-    what = (f"{meta['number_of_events']:,} events" if not meta["is_profile"] else
-            f"a profile of {meta['profile_metrics']} metrics on {meta['call_tree_nodes']} call-tree nodes")
+    if not meta["is_profile"]:
+        what = f"{meta['number_of_events']:,} events"
+    elif meta["format"] == "cube4":
+        what = f"a profile of {meta['profile_metrics']} metrics on {meta['call_tree_nodes']} call-tree nodes"
+    else:
+        what = f"{meta['creator']} input of {meta['summary_regions']} regions"
     out.print(f"loaded {what} from {meta['number_of_locations']} locations "
               f"as experiment {meta['experiment_id']} '{meta['name']}' into {meta['db']}")
     for w in meta["warnings"]:
@@ -84,10 +88,12 @@ def info(db: Path = typer.Argument(..., help="Database directory.")):
         out.print(f"  source     {exp['source_path']} ({exp['format']}, loaded {exp['load_time']}, "
                   f"cosydb {exp['tool_version']}, schema {exp['schema_version']})", markup=False)
         if exp["is_profile"]:
+            kind = "a profile" if exp["format"] == "cube4" else exp["creator"] + " input"
             out.print(f"  ranks      {exp['ranks']}   locations {exp['number_of_locations']}   "
-                      f"regions {exp['regions']}   call paths {exp['callpaths']}   (a profile: no events)")
-            out.print(f"  run time   {exp['duration_s']:.6f} s (longest location)   "
-                      f"metrics {', '.join(exp['profile_metrics'])}", markup=False)
+                      f"regions {exp['regions']}   call paths {exp['callpaths']}   ({kind}: no events)")
+            if exp["profile_metrics"]:
+                out.print(f"  run time   {exp['duration_s']:.6f} s (longest location)   "
+                          f"metrics {', '.join(exp['profile_metrics'])}", markup=False)
         else:
             out.print(f"  ranks      {exp['ranks']}   locations {exp['number_of_locations']}   "
                       f"regions {exp['regions']}   call paths {exp['callpaths']}   events {exp['number_of_events']:,}")
@@ -166,6 +172,7 @@ def report(
     properties_dir: Optional[list[Path]] = typer.Option(None, "--properties-dir", help="Directory of plug-in property files (repeatable)."),
     param: Optional[list[str]] = typer.Option(None, "--param", help="Property parameter p_name=value (repeatable)."),
     per_location: bool = typer.Option(False, "--per-location", help="Table: also show the rows of single locations."),
+    baseline: Optional[str] = typer.Option(None, "--baseline", help="Sequential experiment (name or id) for the properties that compare a parallel run with it."),
 ):
     """Evaluate the property catalog and rank the problems found.
 
@@ -181,7 +188,8 @@ def report(
         if not sep or not name.startswith("p_"):
             _fail(f"--param: '{item}' is not p_name=value")
         params[name] = value
-    result = _guard(lambda: run(db, experiment, threshold, rank_basis, region, prop, properties_dir or (), params))
+    result = _guard(lambda: run(db, experiment, threshold, rank_basis, region, prop, properties_dir or (), params,
+                                baseline))
     if fmt == "json":
         out.print(json.dumps(result, indent=1, default=str), markup=False)
     elif fmt == "csv":
@@ -201,7 +209,8 @@ def _print_report(result: dict, per_location: bool, properties_dirs) -> None:
     exp = result["experiment"]
     basis = exp["rank_basis"] or "whole run"
     out.print(f"[bold]experiment {exp['experiment_id']}: {exp['name']}[/bold]   rank basis: {basis}   "
-              f"threshold: {exp['threshold']}" + (f"   focus region: {exp['region']}" if exp["region"] else ""))
+              f"threshold: {exp['threshold']}" + (f"   focus region: {exp['region']}" if exp["region"] else "")
+              + (f"   baseline: {exp['baseline']}" if exp["baseline"] else ""))
     rows = result["results"]
     table = Table("property", "call path", "ranks", "severity", "value", "confidence", box=None, padding=(0, 2))
     catalog = load_catalog(properties_dirs)

@@ -10,6 +10,7 @@ Layout::
             metric_values-<k>.parquet
             <definition table>.parquet, record_counts.parquet, load_warnings.parquet
             cnodes.parquet, profile_metrics.parquet, profile_values.parquet   (profiles; empty for traces)
+            summary_regions.parquet, sm_sums.parquet, ... (ASL summary input; empty otherwise)
             <derived table>.parquet   sql/ objects materialised at load (region_instances, ...)
 
 The catalog holds no data: its views read the Parquet files by absolute path,
@@ -38,6 +39,7 @@ SINGLE_FILE_TABLES = (
     "communicators", "communicator_members", "metrics", "parameters", "strings",
     "record_counts", "load_warnings", "property_results", "severity_cube",
     "cnodes", "profile_metrics", "profile_values",
+    "summary_regions", "sm_sums", "variable_accesses", "hpf_sums", "hpf_decls", "system_constants",
 )
 MULTI_FILE_TABLES = ("events", "metric_values")
 RESULTS_TABLE = "property_results"

@@ -51,7 +51,8 @@ def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
            unmet: set[str] = frozenset()) -> Rendered:
     """The SQL of one property with its ``ref()`` calls resolved; a ref to one of ``views``
     reads the temporary table ``view_<name>`` that ``evaluate`` fills. ``has('trace')``
-    in a template is false when the requirement is in ``unmet`` (e.g. on a profile)."""
+    in a template is false when the requirement is in ``unmet`` (e.g. on a profile);
+    ``baseline_ref('x')`` reads table or view x of the baseline experiment."""
     refs: list[str] = []
     used_views: list[str] = []
 
@@ -68,9 +69,15 @@ def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
             return f"(select * from {name} where experiment_id = $p_experiment_id)"
         raise CosyError(prop.path, f"ref('{name}') names no property, pattern, table or view")
 
+    def baseline_ref(name: str) -> str:
+        if name not in sql_objects:
+            raise CosyError(prop.path, f"baseline_ref('{name}') names no table or view of sql/")
+        return f"(select * from {name} where experiment_id = $p_baseline_id)"
+
     try:
         template = (environment or _environment(catalog)).from_string(prop.body)
-        sql = template.render(ref=ref, has=lambda requirement: requirement not in unmet).strip().rstrip(";")
+        sql = template.render(ref=ref, baseline_ref=baseline_ref,
+                              has=lambda requirement: requirement not in unmet).strip().rstrip(";")
     except jinja2.TemplateError as error:
         raise CosyError(prop.path, f"template error: {error}") from None
     return Rendered(prop, sql, list(dict.fromkeys(refs)), list(dict.fromkeys(used_views)))
@@ -105,7 +112,20 @@ def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str
     return order
 
 
-def _missing_requirements(con: duckdb.DuckDBPyConnection, experiment_id: int) -> tuple[dict[str, str], set[str]]:
+#: Requirements checked with one query on the experiment: (SQL true when met, status when not).
+_DATA_REQUIREMENTS = {
+    "openmp_summary": ("SELECT count(*) > 0 FROM sm_summary WHERE experiment_id = $id",
+                       "not evaluable: no OpenMP region summaries (ASL summary input)"),
+    "hpf_summary": ("SELECT count(*) > 0 FROM hpf_summary WHERE experiment_id = $id",
+                    "not evaluable: no HPF region summaries (ASL summary input)"),
+    **{name: (f"SELECT count(*) > 0 FROM system_constants WHERE experiment_id = $id AND name = '{name}'",
+              f"not evaluable: no machine constant {name} (ASL summary input, system)")
+       for name in ("remote_access_time", "cache_line_size", "parallel_region_cost")},
+}
+
+
+def _missing_requirements(con: duckdb.DuckDBPyConnection, experiment_id: int,
+                          baseline_id: int | None = None) -> tuple[dict[str, str], set[str]]:
     """The unmet ``requires`` of the experiment (with their status text) and its metric names."""
     is_profile, = con.execute("SELECT is_profile FROM experiments WHERE experiment_id = ?",
                               [experiment_id]).fetchone()
@@ -116,20 +136,28 @@ def _missing_requirements(con: duckdb.DuckDBPyConnection, experiment_id: int) ->
         missing["trace"] = "not evaluable: needs a trace"
     if not counters:
         missing["papi"] = "not evaluable: no PAPI metrics"
+    if baseline_id is None:
+        missing["baseline"] = "not evaluable: needs a sequential baseline experiment (--baseline)"
+    for name, (sql, status) in _DATA_REQUIREMENTS.items():
+        if not con.execute(sql, {"id": experiment_id}).fetchone()[0]:
+            missing[name] = status
     return missing, counters
 
 
 def evaluate(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experiment_id: int,
-             values: dict | None = None, selected: list[str] | None = None) -> dict[str, str]:
-    """Evaluate into temp tables ``prop_<name>``; returns each evaluated name's status."""
+             values: dict | None = None, selected: list[str] | None = None,
+             baseline_id: int | None = None) -> dict[str, str]:
+    """Evaluate into temp tables ``prop_<name>``; returns each evaluated name's status.
+    ``baseline_id``: the sequential experiment of the properties that compare two runs."""
     values = values or {}
     sql_objects, views = database.object_names(), database.view_names()
-    missing, counters = _missing_requirements(con, experiment_id)
+    missing, counters = _missing_requirements(con, experiment_id, baseline_id)
     status: dict[str, str] = {}
     computed_views: set[str] = set()
     for item in plan(catalog, sql_objects, selected, views, set(missing)):
         prop = item.prop
-        bound = {"p_experiment_id": experiment_id, "p_rank_basis": values.get("p_rank_basis")}
+        bound = {"p_experiment_id": experiment_id, "p_rank_basis": values.get("p_rank_basis"),
+                 "p_baseline_id": baseline_id}
         for name, spec in prop.params.items():
             bound[name] = values.get(name, spec.get("default"))
         blocked = [missing[r] for r in prop.requires if r in missing]

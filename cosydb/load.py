@@ -25,8 +25,9 @@ from .errors import CosyError
 
 
 def resolve_source(source: str | os.PathLike) -> tuple[Path, str]:
-    """The file to read and its format (``otf2`` or ``cube4``) for a path to a trace's anchor
-    file, a CUBE4 profile, or a run directory (its ``traces.otf2``, else its ``profile.cubex``)."""
+    """The file to read and its format (``otf2``, ``cube4`` or ``summary``) for a path to a
+    trace's anchor file, a CUBE4 profile, an ASL summary (``.json`` / ``.csv``), or a run
+    directory (its ``traces.otf2``, else its ``profile.cubex``)."""
     from cosydb.loaders.cube_profile import is_profile
 
     path = Path(source)
@@ -37,6 +38,8 @@ def resolve_source(source: str | os.PathLike) -> tuple[Path, str]:
             if (path / name).is_file():
                 return path / name, kind
         raise CosyError(path, "directory holds no traces.otf2 anchor file and no profile.cubex")
+    if path.suffix.lower() in (".json", ".csv"):
+        return path, "summary"
     return path, "cube4" if is_profile(path) else "otf2"
 
 
@@ -46,7 +49,7 @@ def default_db_path(source: Path) -> Path:
 
 
 def default_name(source: Path, kind: str) -> str:
-    """A trace is named after its run directory, a profile ``<run>-<file stem>``."""
+    """A trace is named after its run directory, a profile or summary ``<run>-<file stem>``."""
     run = source.resolve().parent.name
     return run if kind == "otf2" else f"{run}-{source.stem}"
 
@@ -114,6 +117,7 @@ def load(source: str | os.PathLike, db: str | os.PathLike | None = None, name: s
     """
     from cosydb.loaders.cube_profile import read_profile
     from cosydb.loaders.otf2_trace import load_trace
+    from cosydb.loaders.summary_input import read_summary
     from cosydb.loaders.tables import EXPERIMENT, LOAD_WARNINGS
 
     anchor, kind = resolve_source(source)
@@ -132,12 +136,15 @@ def load(source: str | os.PathLike, db: str | os.PathLike | None = None, name: s
     moved = False
     try:
         staging.mkdir(parents=True)
-        result = load_trace(anchor, staging, workers) if kind == "otf2" else read_profile(anchor)
+        if kind == "otf2":
+            result = load_trace(anchor, staging, workers)
+        else:
+            result = (read_profile if kind == "cube4" else read_summary)(anchor)
         _write_tables(staging, result["tables"])
         meta = dict(
             experiment_id=experiment_id, name=name,
             load_time=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-            tool_version=__version__, schema_version=SCHEMA_VERSION, is_profile=kind == "cube4",
+            tool_version=__version__, schema_version=SCHEMA_VERSION, is_profile=kind != "otf2",
             **result["meta"],
         )
         pq.write_table(pa.Table.from_pylist([meta], schema=EXPERIMENT), staging / "experiment.parquet")

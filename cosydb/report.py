@@ -29,22 +29,26 @@ def _experiment(con, root: Path, wanted: str | None) -> dict:
 
 def run(db: str | os.PathLike, experiment: str | None = None, threshold: float = 0.01,
         rank_basis: str | None = None, region: str | None = None, properties: list[str] | None = None,
-        properties_dirs: list[Path] | tuple = (), params: dict | None = None) -> dict:
-    """Evaluate, store ``property_results`` and return the report as a dict (see ``JSON_FIELDS``)."""
+        properties_dirs: list[Path] | tuple = (), params: dict | None = None, baseline: str | None = None) -> dict:
+    """Evaluate, store ``property_results`` and return the report as a dict (see ``JSON_FIELDS``).
+    ``baseline``: the sequential experiment (name or id) of the properties comparing two runs."""
     root = Path(db)
     catalog = catalog_mod.load(properties_dirs)
     con = database.connect(root)
     try:
         exp = _experiment(con, root, experiment)
+        base = _experiment(con, root, baseline) if baseline is not None else None
+        if base is not None and base["experiment_id"] == exp["experiment_id"]:
+            raise CosyError(root, f"--baseline '{baseline}' is the experiment analysed")
         values = dict(params or {}, p_rank_basis=rank_basis)
         if region is not None:
             values["p_region"] = region
         selected = list(properties) if properties else None
         status = engine.evaluate(con, catalog, exp["experiment_id"], values,
-                                 sorted(set(selected) | {"rank_basis"}) if selected else None)
-        if status.get("rank_basis") == "evaluated":
-            basis_s, = con.execute("SELECT basis_s FROM prop_rank_basis").fetchone()
-            if basis_s is None:
+                                 sorted(set(selected) | {"rank_basis"}) if selected else None,
+                                 base["experiment_id"] if base else None)
+        if status.get("rank_basis_paths") == "evaluated":
+            if not con.execute("SELECT count(*) FROM prop_rank_basis_paths").fetchone()[0]:
                 raise CosyError(root, f"rank-basis region '{rank_basis}' not found in experiment '{exp['name']}'")
         table = engine.results(con, catalog, exp["experiment_id"], status, threshold, rank_basis)
         stored = {database.RESULTS_TABLE: table}
@@ -61,7 +65,8 @@ def run(db: str | os.PathLike, experiment: str | None = None, threshold: float =
     return dict(
         experiment={k: exp[k] for k in ("experiment_id", "name", "source_path", "format", "number_of_events",
                                         "number_of_locations")}
-        | dict(threshold=threshold, rank_basis=rank_basis, region=region),
+        | dict(threshold=threshold, rank_basis=rank_basis, region=region,
+               baseline=base["name"] if base else None),
         bottleneck=f"{bottleneck['property']} at {where(bottleneck)}" if bottleneck else None,
         results=[_json_row(r) for r in rows],
     )

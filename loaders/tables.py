@@ -1,7 +1,7 @@
 """The schema of every table a loader writes (``database.RAW_TABLES``).
 
 A source that lacks a table (a profile has no events, a trace no call-tree
-nodes) gets it written empty with this schema, so every experiment of a
+nodes, only summary input has ASL region summaries) gets it written empty with this schema, so every experiment of a
 database has every table and the catalog's views span them all.
 """
 
@@ -13,6 +13,7 @@ from .cube_profile import CNODES, PROFILE_METRICS, PROFILE_VALUES
 from .otf2_definitions import (COMMUNICATOR_MEMBERS, COMMUNICATORS, GROUP_MEMBERS, GROUPS, LOCATION_GROUPS,
                                LOCATIONS, METRICS, PARAMETERS, REGIONS, STRINGS, SYSTEM_TREE)
 from .otf2_events import EVENT_SCHEMA, METRIC_SCHEMA
+from .summary_input import HPF_DECLS, HPF_SUMS, SM_SUMS, SUMMARY_REGIONS, SYSTEM_CONSTANTS, VARIABLE_ACCESSES
 
 #: ``experiment.parquet``: one row per experiment.
 EXPERIMENT = pa.schema([
@@ -36,4 +37,6 @@ SCHEMAS = {
     "metrics": METRICS, "parameters": PARAMETERS, "strings": STRINGS,
     "record_counts": RECORD_COUNTS, "load_warnings": LOAD_WARNINGS,
     "cnodes": CNODES, "profile_metrics": PROFILE_METRICS, "profile_values": PROFILE_VALUES,
+    "summary_regions": SUMMARY_REGIONS, "sm_sums": SM_SUMS, "variable_accesses": VARIABLE_ACCESSES,
+    "hpf_sums": HPF_SUMS, "hpf_decls": HPF_DECLS, "system_constants": SYSTEM_CONSTANTS,
 }

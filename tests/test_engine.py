@@ -135,9 +135,12 @@ def test_results_are_stored_and_queryable(tmp_path):
     assert [(r[0], r[2], round(r[3] * 1e9), r[4], r[5]) for r in stored] == [
         ("late_sender", None, 400, True, 0.05), ("late_sender", 1, 400, True, 0.05)]
     not_evaluable = dict(con.execute("SELECT property, status FROM property_results WHERE status <> 'evaluated'").fetchall())
-    needs_counters = {p.name for p in catalog.load().values() if p.kind == "property" and "papi" in p.requires}
-    assert needs_counters and set(not_evaluable) == needs_counters
-    assert set(not_evaluable.values()) == {"not evaluable: no PAPI metrics"}
+    # a trace without counters, summary input or baseline: exactly the entries needing those are not evaluable
+    needs = {p.name for p in catalog.load().values() if p.kind == "property"
+             and {"papi", "openmp_summary", "hpf_summary", "baseline"} & set(p.requires)}
+    assert needs and set(not_evaluable) == needs
+    assert {v for k, v in not_evaluable.items() if k.startswith("l1_")} == {"not evaluable: no PAPI metrics"}
+    assert not_evaluable["hpf_costs"] == "not evaluable: no HPF region summaries (ASL summary input)"
 
 
 def test_report_cli_formats_and_errors(tmp_path):

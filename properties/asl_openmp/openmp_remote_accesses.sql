@@ -1,0 +1,14 @@
+{#---
+kind: property
+parent: openmp_measurable_costs
+unit: s
+requires: [openmp_summary, remote_access_time]
+info: "Estimated time of the remote (ccNUMA) memory accesses of an OpenMP region (ASL remote_accesses)."
+description: |
+  ASL §3.4.3.11 costs<remote_access_time>: nr_remote_accesses x the machine constant remote_access_time of the region sums (sm_summary). CONDITION cost > 0, CONFIDENCE 1,
+  SEVERITY cost / duration(RankBasis, e).
+diagnosis: |
+  Threads access memory of other nodes: place data where it is used (first touch, page migration).
+---#}
+{% import 'templates/asl_summary.sql' as summary with context %}
+{{ summary.costs('openmp', 's.nr_remote_accesses * ' ~ summary.constant('remote_access_time')) }}
