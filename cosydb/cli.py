@@ -202,6 +202,53 @@ def report(
         _print_report(result, per_location, properties_dir or ())
 
 
+@app.command()
+def diff(
+    db: Path = typer.Argument(..., help="Database directory."),
+    a: str = typer.Argument(..., help="First experiment (name or id)."),
+    b: str = typer.Argument(..., help="Second experiment (name or id)."),
+    fmt: str = typer.Option("table", "--format", help="table, json or csv."),
+    prop: Optional[list[str]] = typer.Option(None, "--property", help="Compare only this property (repeatable)."),
+    properties_dir: Optional[list[Path]] = typer.Option(None, "--properties-dir", help="Directory of plug-in property files (repeatable)."),
+    top: int = typer.Option(30, "--top", min=1, help="Table: the rows with the largest changes."),
+):
+    """Compare two experiments: each property's value per call path in both, change and relative change.
+
+    Example: cosydb diff run.cosydb before after --property mpi_latesender
+    """
+    from .report import DIFF_FIELDS, diff as diff_experiments
+
+    if fmt not in ("table", "json", "csv"):
+        _fail(f"--format: '{fmt}' is not one of table, json, csv")
+    result = _guard(lambda: diff_experiments(db, a, b, prop, properties_dir or ()))
+    if fmt == "json":
+        out.print(json.dumps(result, indent=1, default=str), markup=False)
+        return
+    if fmt == "csv":
+        import csv
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(DIFF_FIELDS))
+        writer.writeheader()
+        writer.writerows(result["rows"])
+        return
+    out.print(f"[bold]{result['a']} -> {result['b']}[/bold]   (properties whose condition holds in either; "
+              f"change = {result['b']} - {result['a']})")
+    table = Table("property", "call path", result["a"], result["b"], "change", "relative", box=None, padding=(0, 2))
+
+    def number(value, unit):
+        return "" if value is None else f"{value:.6g}" + {"s": " s"}.get(unit, f" {unit}")
+
+    for r in result["rows"][:top]:
+        where = r["callpath"] or (f"{r['region']} (all calls)" if r["region"] else "")
+        if r["condition_id"]:
+            where += f" [{r['condition_id']}]"
+        table.add_row(r["property"], where, number(r["value_a"], r["unit"]), number(r["value_b"], r["unit"]),
+                      number(r["change"], r["unit"]),
+                      "" if r["relative_change"] is None else f"{r['relative_change']:+.1%}")
+    out.print(table)
+    if len(result["rows"]) > top:
+        out.print(f"({len(result['rows']) - top} more rows: --top, or --format csv)")
+
+
 def _print_report(result: dict, per_location: bool, properties_dirs) -> None:
     from .catalog import load as load_catalog, tree_order
     from .report import locations_text, where

@@ -114,8 +114,9 @@ def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str
 
 #: Requirements checked with one query on the experiment: (SQL true when met, status when not).
 _DATA_REQUIREMENTS = {
-    "openmp_summary": ("SELECT count(*) > 0 FROM sm_summary WHERE experiment_id = $id",
-                       "not evaluable: no OpenMP region summaries (ASL summary input)"),
+    "openmp_summary": ("SELECT (SELECT count(*) FROM sm_summary_input WHERE experiment_id = $id)"
+                       " + (SELECT count(*) FROM parallel_instances WHERE experiment_id = $id) > 0",
+                       "not evaluable: no OpenMP region summaries (ASL summary input) or OpenMP trace"),
     "hpf_summary": ("SELECT count(*) > 0 FROM hpf_summary WHERE experiment_id = $id",
                     "not evaluable: no HPF region summaries (ASL summary input)"),
     **{name: (f"SELECT count(*) > 0 FROM system_constants WHERE experiment_id = $id AND name = '{name}'",

@@ -158,3 +158,43 @@ def _json_row(row: dict) -> dict:
                value_s=row["value"] if row["unit"] == "s" else None)
     out["details"] = json.loads(row["details"]) if row["details"] else None
     return {k: out[k] for k in JSON_FIELDS}
+
+
+#: Fields of a row of ``cosydb diff``, in order.
+DIFF_FIELDS = ("property", "callpath", "region", "condition_id", "unit", "value_a", "value_b", "change",
+               "relative_change", "severity_a", "severity_b")
+
+
+def diff(db: str | os.PathLike, a: str, b: str, properties: list[str] | None = None,
+         properties_dirs: list[Path] | tuple = (), params: dict | None = None) -> dict:
+    """Evaluate the catalog on experiments ``a`` and ``b`` (storing both results) and compare
+    them per property and call path (all-process rows whose condition holds in either; rows
+    of several conditions, e.g. variables, match by condition_id): value in a and b,
+    change = b - a and relative change = change / a (NULL when a is 0)."""
+    runs = [run(db, experiment, 0.0, properties=properties, properties_dirs=properties_dirs, params=params)
+            for experiment in (a, b)]
+    ids = [r["experiment"]["experiment_id"] for r in runs]
+    con = database.connect(db)
+    try:
+        rows = con.execute("""
+            WITH r AS (SELECT *, count(*) OVER (PARTITION BY experiment_id, property, callpath, region) AS n
+                       FROM property_results WHERE status = 'evaluated' AND location_id IS NULL),
+                 x AS (SELECT * FROM r WHERE experiment_id = $a),
+                 y AS (SELECT * FROM r WHERE experiment_id = $b)
+            SELECT coalesce(x.property, y.property) AS property, coalesce(x.callpath, y.callpath) AS callpath,
+                   coalesce(x.region, y.region) AS region, coalesce(y.condition_id, x.condition_id) AS condition_id,
+                   coalesce(x.unit, y.unit) AS unit, x.value AS value_a, y.value AS value_b,
+                   coalesce(y.value, 0) - coalesce(x.value, 0) AS change,
+                   (coalesce(y.value, 0) - x.value) / nullif(x.value, 0) AS relative_change,
+                   x.severity AS severity_a, y.severity AS severity_b
+            FROM x FULL JOIN y
+                ON x.property = y.property AND x.callpath IS NOT DISTINCT FROM y.callpath
+                AND x.region IS NOT DISTINCT FROM y.region
+                -- rows of one condition (e.g. a variable) match by it; a property's only row on both sides matches
+                AND (x.condition_id IS NOT DISTINCT FROM y.condition_id OR (x.n = 1 AND y.n = 1))
+            WHERE coalesce(x.condition, false) OR coalesce(y.condition, false)
+            ORDER BY abs(change) DESC, property, callpath""", {"a": ids[0], "b": ids[1]}).fetchall()
+    finally:
+        con.close()
+    return dict(a=runs[0]["experiment"]["name"], b=runs[1]["experiment"]["name"],
+                rows=[dict(zip(DIFF_FIELDS, r)) for r in rows])

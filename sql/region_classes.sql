@@ -14,8 +14,9 @@
 -- coll_type: 'barrier', 'one2all', 'all2one', 'all2all', 'scan'.
 -- omp_class (OpenMP regions, Score-P's classification): 'parallel', 'ebarrier'
 -- (explicit barrier), 'ibarrier' (implicit barrier), 'critical' (critical and
--- atomic), 'lock_api' (omp_*_lock), 'ordered', 'taskwait', 'flush', 'other'
--- (loops, sections, single, ...: computation); NULL for non-OpenMP regions.
+-- atomic), 'lock_api' (omp_*_lock), 'ordered', 'taskwait', 'flush', 'serial'
+-- (the body of single and master constructs, run by one thread), 'other' (loops,
+-- sections, ...: computation); NULL for non-OpenMP regions.
 with r as (
     select * from {{ ref('regions') }}
 ),
@@ -79,6 +80,7 @@ classified as (
             when role = 'ORDERED' then 'ordered'
             when role = 'TASK_WAIT' then 'taskwait'
             when role = 'FLUSH' then 'flush'
+            when role in ('SINGLE_SBLOCK', 'MASTER') then 'serial'
             else 'other'
         end as omp_class
     from r

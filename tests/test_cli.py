@@ -5,6 +5,8 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 from cosydb.fixtures.generator import TraceBuilder
 
 from test_errors_and_atomicity import cosydb
@@ -56,3 +58,29 @@ def test_stock_duckdb_shell_opens_the_catalog(tmp_path):
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["n", "6"]  # 2 ranks x (program root, main, work)
+
+
+def test_diff_compares_two_experiments_per_property_and_call_path(tmp_path):
+    """Rank 1 waits in MPI_Recv for a send 400 ns late, then (after a fix) 100 ns late."""
+    from cosydb.load import load
+
+    def run_with(delay):
+        b = TraceBuilder(2)
+        with b[0].open("main", 0, 1000):
+            b[0].mpi_send(100 + delay, 120 + delay, dst=1, tag=0, nbytes=8)
+        with b[1].open("main", 0, 1000):
+            b[1].mpi_recv(100, 130 + delay, src=0, tag=0, nbytes=8)
+        return b
+
+    db = tmp_path / "d.cosydb"
+    load(run_with(400).write(tmp_path / "before"), db, name="before")
+    load(run_with(100).write(tmp_path / "after"), db, name="after")
+    result = cosydb("diff", db, "before", "after", "--property", "late_sender", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)["rows"]
+    assert [(r["callpath"], round(r["value_a"] * 1e9), round(r["value_b"] * 1e9), round(r["change"] * 1e9),
+             r["relative_change"]) for r in rows] == [("prog/main/MPI_Recv", 400, 100, -300, pytest.approx(-0.75))]
+    table = cosydb("diff", db, "before", "after", "--property", "late_sender")
+    assert "-75.0%" in table.stdout and "prog/main/MPI_Recv" in table.stdout
+    assert_one_line = cosydb("diff", db, "before", "nope")
+    assert assert_one_line.returncode == 2 and "no experiment 'nope'" in assert_one_line.stderr

@@ -193,3 +193,60 @@ def test_mpi_only_traces_have_no_openmp_time(tmp_path):
         con.close()
     assert total["time"] == pytest.approx(2000 * NS) and total["execution"] == pytest.approx(2000 * NS)
     assert total.get("omp_time", 0) == 0 and total.get("omp_idle_threads", 0) == 0
+
+
+def test_asl_openmp_summary_measured_by_the_trace(two_threads):
+    """The ASL SmRegionSummary of two_thread_run, worked out from its timings."""
+    con = database.connect(two_threads)
+    try:
+        engine.evaluate(con, catalog.load(), 1, {}, ["sm_summary"])
+        got = {(p, loc, inst): dict(zip(("kind", "n", "threads", "duration", "wait", "ctrl", "npc"), rest))
+               for p, loc, inst, *rest in con.execute("""
+            SELECT c.path, l.thread, s.instance_no, s.kind, s.nr_executions, s.nr_threads, s.duration,
+                   s.region_wait, s.region_ctrl, s.non_parallelized_code
+            FROM prop_sm_summary s JOIN callpaths c USING (callpath_id)
+            LEFT JOIN locations l USING (location_id)""").fetchall()}
+    finally:
+        con.close()
+    par = f"prog/main/{PAR}"
+    region = got[(par, None, None)]
+    # master: 4800 in the region + fork 200 + join 500; wait at the barrier: mean of 0 and 2000;
+    # control: fork + join 700 + the barrier's 900 not spent waiting
+    assert (region["kind"], region["n"]) == ("PRegion", 1)
+    assert region["duration"] == pytest.approx(5500 * NS) and region["wait"] == pytest.approx(1000 * NS)
+    assert region["ctrl"] == pytest.approx(1600 * NS)
+    assert got[(par, None, 1)]["threads"] == 2
+    worker = got[(par, 1, None)]  # 4600 + 400 + 500; waits 2000; fork + join 900 + barrier 2900 - 2000
+    assert worker["duration"] == pytest.approx(5500 * NS) and worker["wait"] == pytest.approx(2000 * NS)
+    assert worker["ctrl"] == pytest.approx(1800 * NS)
+    # sequential call paths: the master's serial time below them (main 1600 + init 900 + finish 2000)
+    assert got[("prog/main", None, None)]["kind"] == "Function"
+    assert got[("prog/main", None, None)]["npc"] == pytest.approx(4500 * NS)
+    assert got[("prog/main/init", None, None)]["npc"] == pytest.approx(900 * NS)
+    result = run(two_threads, threshold=0, properties=["openmp_load_imbalance", "openmp_remote_accesses"])
+    imbalance = [r for r in result["results"] if r["property"] == "openmp_load_imbalance"]
+    # severity against the master's whole run (10000)
+    assert [(r["callpath"], r["value"], r["severity"]) for r in imbalance] == [
+        (par, pytest.approx(1000 * NS), pytest.approx(0.1))]
+    status = {r["property"]: r["status"] for r in result["results"]}
+    assert status["openmp_remote_accesses"] == "not evaluable: no machine constant remote_access_time (ASL summary input, system)"
+
+
+def test_openmp_costs_of_a_traced_run_against_a_sequential_trace(tmp_path):
+    """two_thread_run against the same program traced on one thread, where main takes
+    16000: openmp_costs at main = 10000 - 16000 / 2 threads = 2000."""
+    seq = TraceBuilder(1)
+    with seq[0].open("main", 0, 16_000):
+        seq[0].fork(1000, 1)
+        seq[0].team_begin(1100)
+        seq[0].region(PAR, 1200, 12_000)
+        seq[0].team_end(12_100)
+        seq[0].join(12_200)
+    db = tmp_path / "both.cosydb"
+    load(seq.write(tmp_path / "seq"), db, name="seq")
+    load(two_thread_run().write(tmp_path / "par"), db, name="par")
+    result = run(db, experiment="par", baseline="seq", threshold=0, properties=["openmp_costs"])
+    costs = {r["callpath"]: r["value"] for r in result["results"] if r["property"] == "openmp_costs"}
+    # the parallel region: master 5500 (fork to join) against 10800 / 2 = 5400 on one thread
+    assert costs == {"prog/main": pytest.approx(2000 * NS), "prog": pytest.approx(2000 * NS),
+                     f"prog/main/{PAR}": pytest.approx(100 * NS)}

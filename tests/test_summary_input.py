@@ -234,7 +234,7 @@ def test_without_baseline_or_data_the_status_says_why(tmp_path):
     db = loaded(tmp_path, ("par", hpf_doc()))
     status = {r["property"]: r["status"] for r in run(db, threshold=0)["results"]}
     assert status["hpf_uneven_work_distribution"] == "not evaluable: needs a sequential baseline experiment (--baseline)"
-    assert status["openmp_load_imbalance"] == "not evaluable: no OpenMP region summaries (ASL summary input)"
+    assert status["openmp_load_imbalance"] == "not evaluable: no OpenMP region summaries (ASL summary input) or OpenMP trace"
     assert status["late_sender"] == "not evaluable: needs a trace"
 
 

@@ -11,7 +11,8 @@ description: |
   join_s = max(0, join - L(parallel)). Scalasca counts both intervals as the parallel
   region's time, so on the forking thread they leave the call path that encloses the
   fork (parent_callpath_id, NULL on the other threads). One row per (instance,
-  thread): callpath_id, location_id, parent_callpath_id, fork_s, join_s (seconds).
+  thread): callpath_id, location_id, enter_seq (the thread's instance), fork_location_id,
+  fork_seq (the team), parent_callpath_id, fork_s, join_s (seconds).
 diagnosis: Not a problem by itself; see omp_management.
 ---#}
 with clock as (
@@ -21,6 +22,9 @@ with clock as (
 select
     i.callpath_id,
     p.location_id,
+    p.enter_seq,
+    p.fork_location_id,
+    p.fork_seq,
     case when p.location_id = p.fork_location_id then caller.callpath_id end as parent_callpath_id,
     greatest(0, p.enter_time::bigint - p.fork_time::bigint) / clock.timer_resolution as fork_s,
     coalesce(greatest(0, p.join_time::bigint - p.leave_time::bigint), 0) / clock.timer_resolution as join_s

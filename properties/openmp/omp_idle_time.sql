@@ -25,27 +25,8 @@ threads as (
     where location_type = 'CPU_THREAD'
 ),
 
--- call paths of parallel regions and everything below them
-parallel_paths as (
-    select distinct a.descendant_id as callpath_id
-    from {{ ref('callpath_ancestors') }} as a
-    join {{ ref('callpaths') }} as c on c.callpath_id = a.ancestor_id
-    join {{ ref('region_classes') }} as k on k.region_id = c.region_id
-    where k.omp_class = 'parallel'
-),
-
 master_time as (
-    select callpath_id, location_id, sum(time_s) as time_s
-    from (
-        select callpath_id, location_id, excl_s as time_s from {{ ref('region_instances') }}
-        union all
-        select parent_callpath_id, location_id, -(fork_s + join_s)
-        from {{ ref('omp_fork_join') }}
-        where parent_callpath_id is not null
-    )
-    where location_id in (select location_id from threads where thread = 0)
-        and callpath_id not in (select callpath_id from parallel_paths)
-    group by all
+    select * from {{ ref('omp_serial_time') }}
 ),
 
 serial as (

@@ -10,8 +10,8 @@ description: |
   of acquisition n - 1 (ThreadReleaseLock) when that release comes after the thread
   entered the call acquiring the lock (the critical construct or omp_set_lock):
   wait_s = max(0, min(release(n - 1), acquire(n)) - E(call)). One row per acquisition:
-  callpath_id (of the call), location_id, lock_id, acquisition_order, omp_class of the
-  call ('critical' or 'lock_api'), wait_s (seconds).
+  callpath_id (of the call), location_id, time (of the acquisition, ticks), lock_id,
+  acquisition_order, omp_class of the call ('critical' or 'lock_api'), wait_s (seconds).
 diagnosis: Not a problem by itself; see omp_lock_contention_critical and omp_lock_contention_api.
 ---#}
 with clock as (
@@ -46,6 +46,7 @@ releases as (
 select
     a.callpath_id,
     a.location_id,
+    a.time,
     a.lock_id,
     a.acquisition_order,
     a.omp_class,

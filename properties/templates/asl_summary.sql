@@ -11,9 +11,15 @@
 {%- endmacro %}
 
 
-{#- A machine constant of the experiment (system_constants), e.g. remote_access_time. -#}
+{#- A machine constant of the experiment (system_constants), e.g. remote_access_time;
+    nr_processors of a trace: the most threads of a process (parallel_instances). -#}
 {% macro constant(name) -%}
+{%- if name == 'nr_processors' -%}
+coalesce((select value from {{ ref('system_constants') }} where name = 'nr_processors'),
+         (select max(process_threads) from {{ ref('parallel_instances') }}), 1)
+{%- else -%}
 (select value from {{ ref('system_constants') }} where name = '{{ name }}')
+{%- endif -%}
 {%- endmacro %}
 
 
@@ -74,11 +80,22 @@ cross join {{ ref('summary_rank_basis') }} as basis
 {%- endmacro %}
 
 
-{#- The region sums of the baseline (sequential) experiment matched by call path
-    name: columns path, seq_duration. -#}
+{#- The region durations of the baseline (sequential) experiment matched by call path
+    name: columns path, seq_duration. OpenMP: its summary input, else (a sequential trace
+    or profile) the master thread's inclusive time per call path (callpath_profile). -#}
 {% macro baseline_durations(paradigm) -%}
+{%- if paradigm == 'openmp' -%}
+(select c.path, coalesce(any_value(i.duration), sum(p.incl_s) filter (where l.thread = 0)) as seq_duration
+ from {{ baseline_ref('callpaths') }} as c
+ left join (select * from {{ baseline_ref('sm_summary_input') }} where location_id is null and instance_no is null) as i
+     using (experiment_id, callpath_id)
+ left join {{ baseline_ref('callpath_profile') }} as p using (experiment_id, callpath_id)
+ left join {{ baseline_ref('locations') }} as l on l.location_id = p.location_id
+ group by c.path)
+{%- else -%}
 (select c.path, s.duration as seq_duration
- from {{ baseline_ref('sm_summary' if paradigm == 'openmp' else 'hpf_summary') }} as s
+ from {{ baseline_ref('hpf_summary') }} as s
  join {{ baseline_ref('callpaths') }} as c using (experiment_id, callpath_id)
- where s.location_id is null {{ 'and s.instance_no is null' if paradigm == 'openmp' }})
+ where s.location_id is null)
+{%- endif -%}
 {%- endmacro %}

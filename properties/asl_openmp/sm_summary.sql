@@ -1,0 +1,20 @@
+{#---
+kind: pattern
+parent: null
+unit: s
+info: The ASL OpenMP region summaries (SmRegionSummary) of the experiment, from summary input or from the trace.
+description: |
+  ASL §2.3.3 SmRegionSummary per call path: the rows of sm_summary_input (a compiler's or
+  runtime's summary input, docs/summary-input.md) and, for a trace, omp_region_summary
+  (what the trace measures). Columns of sm_summary_input: callpath_id, kind, location_id
+  (thread rows), instance_no (instance rows), nr_executions, nr_threads, and the SmSums
+  fields (seconds; nr_* counts).
+diagnosis: Not a problem by itself; the openmp_* properties read it.
+---#}
+select * exclude (experiment_id) from {{ ref('sm_summary_input') }}
+{%- if has('trace') %}
+
+union all by name
+
+select * from {{ ref('omp_region_summary') }}
+{%- endif %}
