@@ -250,3 +250,25 @@ def test_openmp_costs_of_a_traced_run_against_a_sequential_trace(tmp_path):
     # the parallel region: master 5500 (fork to join) against 10800 / 2 = 5400 on one thread
     assert costs == {"prog/main": pytest.approx(2000 * NS), "prog": pytest.approx(2000 * NS),
                      f"prog/main/{PAR}": pytest.approx(100 * NS)}
+
+
+def test_lock_acquisitions_pair_acquire_and_release(tmp_path):
+    """One lock acquired by thread 0 (order 1, 210..400) then thread 1 (order 2, 410..500)."""
+    b = TraceBuilder(1, threads=2)
+    with b[0].open("main", 0, 2000):
+        b[0].fork(10, 2)
+        for t, (enter, acquire, release, leave) in ((0, (200, 210, 400, 410)), (1, (250, 410, 500, 510))):
+            thread = b.thread(0, t)
+            thread.team_begin(15)
+            with thread.open(PAR, 20, 1000):
+                with thread.open("!$omp critical @a.c:5", enter, leave):
+                    thread.acquire_lock(acquire, 1, t + 1)
+                    thread.release_lock(release, 1, t + 1)
+            thread.team_end(1005)
+        b[0].join(1010)
+    load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
+    con = database.connect(tmp_path / "run.cosydb")
+    got = con.execute("""SELECT l.thread, a.acquisition_order, a.acquire_time, a.release_time, a.previous_release_time,
+                                a.call_enter_time FROM lock_acquisitions a JOIN locations l USING (experiment_id, location_id)
+                         ORDER BY 2""").fetchall()
+    assert got == [(0, 1, 210, 400, None, 200), (1, 2, 410, 500, 400, 250)]
