@@ -49,7 +49,7 @@ OPTIONAL = {"confidence", "params", "requires"}
 PARAM_KEYS = {"default", "type", "doc", "counter"}
 PARAM_TYPES = ("VARCHAR", "DOUBLE", "BIGINT", "BOOLEAN")
 #: What the data must hold for a property to be evaluable.
-REQUIREMENTS = ("trace", "papi", "openmp_summary", "hpf_summary", "baseline",
+REQUIREMENTS = ("trace", "papi", "openmp", "openmp_summary", "hpf_summary", "baseline",
                 "remote_access_time", "cache_line_size", "parallel_region_cost")
 #: The columns every property returns, in this order, with their DuckDB types.
 #: region_id is set (and callpath_id NULL) only by properties of a function as a whole.

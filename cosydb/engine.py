@@ -114,6 +114,8 @@ def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str
 
 #: Requirements checked with one query on the experiment: (SQL true when met, status when not).
 _DATA_REQUIREMENTS = {
+    "openmp": ("SELECT count(*) > 0 FROM parallel_instances WHERE experiment_id = $id",
+               "not evaluable: no OpenMP parallel regions in the trace"),
     "openmp_summary": ("SELECT (SELECT count(*) FROM sm_summary_input WHERE experiment_id = $id)"
                        " + (SELECT count(*) FROM parallel_instances WHERE experiment_id = $id) > 0",
                        "not evaluable: no OpenMP region summaries (ASL summary input) or OpenMP trace"),

@@ -6,7 +6,8 @@
 -- teams are not separated).
 --
 -- Columns: location_id, enter_seq, region_id, rank, thread, enter_time,
--- leave_time (the thread's instance, ticks); fork_location_id, fork_seq,
+-- leave_time (the thread's instance, ticks), team_begin_time, team_end_time (its
+-- ThreadTeamBegin before and ThreadTeamEnd after it); fork_location_id, fork_seq,
 -- fork_time, join_seq, join_time (ticks) identify the team; team_size (threads
 -- in the team) and process_threads (CPU threads of the process, so a team of
 -- fewer threads has idle threads); parent_seq: the instance on the forking
@@ -26,7 +27,7 @@ thread_events as (
     select e.experiment_id, e.location_id, e.seq, e.time, e.type, t.location_group_id
     from {{ ref('events') }} as e
     join threads as t using (experiment_id, location_id)
-    where e.type in ('THREAD_FORK', 'THREAD_JOIN')
+    where e.type in ('THREAD_FORK', 'THREAD_JOIN', 'THREAD_TEAM_BEGIN', 'THREAD_TEAM_END')
 ),
 
 forks as (
@@ -55,12 +56,16 @@ parallel_regions as (
 ),
 
 teamed as (
-    select p.*, f.* exclude (experiment_id, location_group_id)
+    select p.*, f.* exclude (experiment_id, location_group_id), b.time as team_begin_time, e.time as team_end_time
     from parallel_regions as p
     asof join forks as f
         on p.experiment_id = f.experiment_id
         and p.location_group_id = f.location_group_id
         and p.enter_time >= f.fork_time
+    asof left join (select * from thread_events where type = 'THREAD_TEAM_BEGIN') as b
+        on p.experiment_id = b.experiment_id and p.location_id = b.location_id and p.enter_seq > b.seq
+    asof left join (select * from thread_events where type = 'THREAD_TEAM_END') as e
+        on p.experiment_id = e.experiment_id and p.location_id = e.location_id and e.seq > p.enter_seq
 )
 
 select
@@ -72,6 +77,8 @@ select
     thread,
     enter_time,
     leave_time,
+    team_begin_time,
+    team_end_time,
     fork_location_id,
     fork_seq,
     fork_time,

@@ -135,9 +135,9 @@ def test_results_are_stored_and_queryable(tmp_path):
     assert [(r[0], r[2], round(r[3] * 1e9), r[4], r[5]) for r in stored] == [
         ("late_sender", None, 400, True, 0.05), ("late_sender", 1, 400, True, 0.05)]
     not_evaluable = dict(con.execute("SELECT property, status FROM property_results WHERE status <> 'evaluated'").fetchall())
-    # a trace without counters, summary input or baseline: exactly the entries needing those are not evaluable
+    # an MPI trace without counters, OpenMP, summary input or baseline: exactly the entries needing those are not evaluable
     needs = {p.name for p in catalog.load().values() if p.kind == "property"
-             and {"papi", "openmp_summary", "hpf_summary", "baseline"} & set(p.requires)}
+             and {"papi", "openmp", "openmp_summary", "hpf_summary", "baseline"} & set(p.requires)}
     assert needs and set(not_evaluable) == needs
     assert {v for k, v in not_evaluable.items() if k.startswith("l1_")} == {"not evaluable: no PAPI metrics"}
     assert not_evaluable["hpf_costs"] == "not evaluable: no HPF region summaries (ASL summary input)"

@@ -56,10 +56,12 @@ def per_thread(result, prop):
 
 def test_team_threads_share_the_master_call_paths(two_threads):
     con = database.connect(two_threads)
-    teams = rows(con, "SELECT thread, enter_time, fork_time, join_time, team_size, process_threads "
+    teams = rows(con, "SELECT thread, team_begin_time, enter_time, team_end_time, fork_time, join_time, team_size, "
+                      "process_threads "
                       "FROM parallel_instances ORDER BY thread")
-    assert [(t["thread"], t["enter_time"], t["fork_time"], t["join_time"], t["team_size"], t["process_threads"])
-            for t in teams] == [(0, 1200, 1000, 6500, 2, 2), (1, 1400, 1000, 6500, 2, 2)]
+    assert [(t["thread"], t["team_begin_time"], t["enter_time"], t["team_end_time"], t["fork_time"], t["join_time"],
+             t["team_size"], t["process_threads"])
+            for t in teams] == [(0, 1100, 1200, 6100, 1000, 6500, 2, 2), (1, 1300, 1400, 6200, 1000, 6500, 2, 2)]
     paths = rows(con, """SELECT c.path, l.thread, count(*) AS n FROM region_instances i
         JOIN callpaths c USING (experiment_id, callpath_id) JOIN locations l USING (experiment_id, location_id)
         GROUP BY ALL ORDER BY ALL""")

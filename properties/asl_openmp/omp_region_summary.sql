@@ -2,7 +2,7 @@
 kind: pattern
 parent: null
 unit: s
-requires: [trace]
+requires: [trace, openmp]
 info: The ASL OpenMP region summaries (SmRegionSummary) measured by an OpenMP trace.
 description: |
   ASL §2.3.3 from the trace (only for traces with OpenMP parallel regions): for every

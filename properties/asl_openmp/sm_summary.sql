@@ -12,7 +12,7 @@ description: |
 diagnosis: Not a problem by itself; the openmp_* properties read it.
 ---#}
 select * exclude (experiment_id) from {{ ref('sm_summary_input') }}
-{%- if has('trace') %}
+{%- if has('openmp') %}
 
 union all by name
 

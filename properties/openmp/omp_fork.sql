@@ -2,7 +2,7 @@
 kind: property
 parent: omp_management
 unit: s
-requires: [trace]
+requires: [trace, openmp]
 info: Time from the fork of an OpenMP team until each thread enters the parallel region (Scalasca's omp_fork).
 description: |
   Scalasca, omp_fork: fork_s of omp_fork_join, max(0, E(parallel) - fork) per thread,

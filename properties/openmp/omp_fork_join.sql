@@ -2,7 +2,7 @@
 kind: pattern
 parent: null
 unit: s
-requires: [trace]
+requires: [trace, openmp]
 info: Fork and join time of every thread of every OpenMP parallel-region instance.
 description: |
   Scalasca, omp_management / omp_fork: each team thread's parallel-region instance

@@ -2,7 +2,7 @@
 kind: property
 parent: null
 unit: s
-requires: [trace]
+requires: [trace, openmp]
 info: Time threads wait in implicit OpenMP barriers for the last thread of the team (Scalasca's omp_ibarrier_wait).
 description: |
   Scalasca, omp_ibarrier_wait: wait_s of omp_barrier_waits (latest Enter of the team at

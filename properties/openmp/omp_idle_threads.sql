@@ -2,7 +2,7 @@
 kind: property
 parent: null
 unit: s
-requires: [trace]
+requires: [trace, openmp]
 info: CPU time reserved for OpenMP threads that they do not use (Scalasca's omp_idle_threads).
 description: |
   Scalasca, omp_idle_threads: idle_s of omp_idle_time (threads idle while the master

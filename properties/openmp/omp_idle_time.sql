@@ -2,7 +2,7 @@
 kind: pattern
 parent: null
 unit: s
-requires: [trace]
+requires: [trace, openmp]
 info: Time the CPUs reserved for a process's OpenMP threads stay unused.
 description: |
   Scalasca, omp_idle_threads / omp_limited_parallelism (Time assumes every thread of a

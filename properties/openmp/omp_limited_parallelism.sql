@@ -2,7 +2,7 @@
 kind: property
 parent: omp_idle_threads
 unit: s
-requires: [trace]
+requires: [trace, openmp]
 info: CPU time of threads left out of OpenMP teams smaller than the process (Scalasca's omp_limited_parallelism).
 description: |
   Scalasca, omp_limited_parallelism: the 'limited' rows of omp_idle_time, fork to join

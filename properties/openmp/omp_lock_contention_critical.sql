@@ -2,7 +2,7 @@
 kind: property
 parent: null
 unit: s
-requires: [trace]
+requires: [trace, openmp]
 info: Time lost waiting to enter an OpenMP critical section (or atomic) while another thread is inside (Scalasca's omp_lock_contention_critical).
 description: |
   Scalasca, omp_lock_contention_critical: wait_s of omp_lock_waits for acquisitions in

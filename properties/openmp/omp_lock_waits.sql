@@ -2,7 +2,7 @@
 kind: pattern
 parent: null
 unit: s
-requires: [trace]
+requires: [trace, openmp]
 info: OpenMP lock acquisitions (critical sections and lock API) with the time lost to the previous holder.
 description: |
   Scalasca, omp_lock_contention_critical / _api: the acquisitions of one lock are

@@ -2,7 +2,7 @@
 kind: property
 parent: null
 unit: s
-requires: [trace]
+requires: [trace, openmp]
 info: Time OpenMP threads spend being forked into and joined from parallel regions (Scalasca's omp_management).
 description: |
   Scalasca, omp_management: fork_s + join_s of omp_fork_join per (parallel-region call

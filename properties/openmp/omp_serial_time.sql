@@ -2,7 +2,7 @@
 kind: pattern
 parent: null
 unit: s
-requires: [trace]
+requires: [trace, openmp]
 info: The master thread's time outside OpenMP parallel regions, per call path.
 description: |
   Scalasca (omp_idle_threads) and ASL non_parallelized_code: the exclusive time of the

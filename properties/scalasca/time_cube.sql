@@ -18,7 +18,7 @@ description: |
   thread's parallel region are omp_management at the parallel region (taken from the
   forking thread's enclosing call path), and the threads idle while the master runs
   serially or outside a smaller team are omp_idle_threads / omp_limited_parallelism,
-  beside execution under time. The message
+  beside execution under time (only for traces with OpenMP parallel regions). The message
   statistics are leaves too: bytes_sent / bytes_rcvd and comms_send / comms_recv
   (syncs_send / syncs_recv for zero-byte messages) at the sending / receiving call,
   bytes_cout / bytes_cin of collectives, and collective calls counted as comms_cxch
@@ -40,9 +40,12 @@ instances as (
     from {{ ref('region_instances') }} as i
 ),
 
+{%- if has('openmp') %}
+
 fork_join as (
     select * from {{ ref('omp_fork_join') }}
 ),
+{%- endif %}
 
 -- a thread's exclusive time per call path, the forking thread's fork and join
 -- intervals moved out of the call path enclosing the fork
@@ -50,10 +53,12 @@ thread_time as (
     select i.callpath_id, i.location_id, c.name, c.role, c.mpi_class, c.omp_class, i.excl_s
     from (
         select callpath_id, location_id, region_id, excl_s from instances
+        {%- if has('openmp') %}
         union all
         select f.parent_callpath_id, f.location_id, p.region_id, -(f.fork_s + f.join_s)
         from fork_join as f
         join {{ ref('callpaths') }} as p on p.callpath_id = f.parent_callpath_id
+        {%- endif %}
     ) as i
     join {{ ref('region_classes') }} as c using (region_id)
 ),
@@ -86,6 +91,7 @@ leaf_time as (
         sum(excl_s) as value
     from thread_time
     group by all
+    {%- if has('openmp') %}
 
     union all
 
@@ -98,6 +104,7 @@ leaf_time as (
     select callpath_id, location_id,
         case kind when 'serial' then 'omp_idle_threads' else 'omp_limited_parallelism' end, idle_s
     from {{ ref('omp_idle_time') }}
+    {%- endif %}
 ),
 
 -- Scalasca's message statistics: point-to-point bytes and messages at the sending
@@ -172,7 +179,8 @@ categories as (
 ),
 
 waits as (
-    {%- for metric in scalasca.metric_tree | selectattr(3, 'equalto', 'property') | map(attribute=0) %}
+    {%- for metric in scalasca.metric_tree | selectattr(3, 'equalto', 'property') | map(attribute=0)
+           if has('openmp') or not metric.startswith('omp_') %}
     select '{{ metric }}' as metric, callpath_id, location_id, value as inclusive
     from {{ ref(metric) }}
     where location_id is not null
