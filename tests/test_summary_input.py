@@ -196,6 +196,9 @@ def test_hpf_cost_properties(hpf):
     costs = holding(result, "hpf_costs")
     assert costs[("main", None)]["value"] == pytest.approx(4.0) and costs[("main", None)]["severity"] == pytest.approx(0.2)
     assert costs[("main/fl", None)]["value"] == pytest.approx(2.2)
+    # communication: main 2, fl 1; dl, rd and single communicate nothing
+    assert {k[0]: r["value"] for k, r in holding(result, "hpf_communication_costs").items()} == pytest.approx(
+        {"main": 2.0, "main/fl": 1.0})
     assert {k[0] for k in holding(result, "hpf_forall_synchronization_costs")} == {"main/fl"}  # not the DO loop
     assert holding(result, "hpf_inspector_costs")[("main/fl", None)]["severity"] == pytest.approx(0.4 / basis)
     assert {k[0] for k in holding(result, "hpf_io_costs")} == {"main"}
