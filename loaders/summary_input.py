@@ -22,6 +22,7 @@ import pyarrow as pa
 
 from cosydb.errors import CosyError
 
+from .cube_profile import CNODES
 from .otf2_definitions import LOCATIONS, REGIONS
 
 FORMAT_VERSION = 1
@@ -296,7 +297,6 @@ def _convert(path: Path, doc) -> tuple[dict, dict]:
                       location_type="CPU_THREAD", location_group_id=0 if paradigm == "openmp" else n,
                       rank=0 if paradigm == "openmp" else n, thread=n if paradigm == "openmp" else 0,
                       number_of_events=None) for n in range(processors)]
-    from .cube_profile import CNODES
     tables = {
         "regions": pa.Table.from_pylist(region_table, schema=REGIONS),
         "cnodes": pa.Table.from_pylist(cnodes, schema=CNODES),
