@@ -1,7 +1,8 @@
 -- OpenMP model enhancement: one row per (parallel-region instance, team thread).
--- A fork (ThreadFork on the forking thread) opens a parallel region; every team
--- thread then enters the parallel region (between ThreadTeamBegin/End) and the
--- forking thread joins (ThreadJoin). A thread's parallel-region instance belongs
+-- A fork (ThreadFork on the forking thread, OmpFork in traces of older Score-P
+-- versions) opens a parallel region; every team thread then enters the parallel
+-- region (between ThreadTeamBegin/End, if recorded) and the forking thread joins
+-- (ThreadJoin, OmpJoin). A thread's parallel-region instance belongs
 -- to the latest fork of its process before it (one level of parallelism: nested
 -- teams are not separated).
 --
@@ -24,10 +25,12 @@ with threads as (
 ),
 
 thread_events as (
-    select e.experiment_id, e.location_id, e.seq, e.time, e.type, t.location_group_id
+    select
+        e.experiment_id, e.location_id, e.seq, e.time, t.location_group_id,
+        case e.type when 'OMP_FORK' then 'THREAD_FORK' when 'OMP_JOIN' then 'THREAD_JOIN' else e.type end as type
     from {{ ref('events') }} as e
     join threads as t using (experiment_id, location_id)
-    where e.type in ('THREAD_FORK', 'THREAD_JOIN', 'THREAD_TEAM_BEGIN', 'THREAD_TEAM_END')
+    where e.type in ('THREAD_FORK', 'THREAD_JOIN', 'THREAD_TEAM_BEGIN', 'THREAD_TEAM_END', 'OMP_FORK', 'OMP_JOIN')
 ),
 
 forks as (

@@ -274,3 +274,19 @@ def test_lock_acquisitions_pair_acquire_and_release(tmp_path):
                                 a.call_enter_time FROM lock_acquisitions a JOIN locations l USING (experiment_id, location_id)
                          ORDER BY 2""").fetchall()
     assert got == [(0, 1, 210, 400, None, 200), (1, 2, 410, 500, 400, 250)]
+
+
+def test_older_omp_fork_and_join_records(tmp_path):
+    """OmpFork/OmpJoin (older Score-P, no team records) open and close the team as well."""
+    b = TraceBuilder(1, threads=2)
+    with b[0].open("main", 0, 1000):
+        b[0].fork(100, 2, legacy=True)
+        b.thread(0, 0).region(PAR, 150, 600)
+        b.thread(0, 1).region(PAR, 250, 600)
+        b[0].join(700, legacy=True)
+    load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
+    result = run(tmp_path / "run.cosydb", threshold=0, properties=["omp_fork", "omp_management"])
+    # fork 150 - 100 and 250 - 100; join 700 - 600 on both threads
+    assert per_thread(result, "omp_fork") == {(f"prog/main/{PAR}", 0): pytest.approx(50 * NS),
+                                              (f"prog/main/{PAR}", 1): pytest.approx(150 * NS)}
+    assert sum(per_thread(result, "omp_management").values()) == pytest.approx(400 * NS)
