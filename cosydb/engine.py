@@ -85,7 +85,8 @@ def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
 
 def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str] | None = None,
          views: set[str] = frozenset(), unmet: set[str] = frozenset()) -> list[Rendered]:
-    """The properties to evaluate (``selected`` and what they need, default all), parents first."""
+    """The properties to evaluate (``selected`` and what they need, default all), parents first;
+    an entry with a requirement in ``unmet`` is listed unrendered, without its dependencies."""
     rendered: dict[str, Rendered] = {}
     order: list[Rendered] = []
     visiting: set[str] = set()
@@ -96,6 +97,10 @@ def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str
             return
         if name in visiting:
             raise CosyError(catalog[name].path, "circular ref()")
+        if set(catalog[name].requires) & unmet:  # not evaluable: neither rendered nor its dependencies
+            rendered[name] = Rendered(catalog[name], "", [], [])
+            order.append(rendered[name])
+            return
         visiting.add(name)
         item = render(catalog[name], catalog, sql_objects, environment, views, unmet)
         for dep in item.refs:
