@@ -97,12 +97,15 @@ def _derive(directory: Path, experiment_id: int) -> tuple[list[dict], dict]:
 
 
 def _write_tables(directory: Path, tables: dict) -> None:
-    """Write the loader's tables, then every other raw table empty (``loaders.tables``)."""
+    """Write the loader's tables (lists of row dicts, or Arrow tables) with the schemas of
+    ``loaders.tables``, then every other raw table and the result tables empty."""
     from cosydb.loaders.tables import SCHEMAS
 
     for table, data in tables.items():
+        if not isinstance(data, pa.Table):
+            data = pa.Table.from_pylist(data, schema=SCHEMAS[table])
         pq.write_table(data, directory / f"{table}.parquet")
-    for table, schema in SCHEMAS.items():
+    for table, schema in (SCHEMAS | database.RESULT_TABLES).items():
         pattern = f"{table}-*.parquet" if table in database.MULTI_FILE_TABLES else f"{table}.parquet"
         if not any(directory.glob(pattern)):
             pq.write_table(schema.empty_table(), directory / pattern.replace("*", "0"))
@@ -148,8 +151,6 @@ def load(source: str | os.PathLike, db: str | os.PathLike | None = None, name: s
             **result["meta"],
         )
         pq.write_table(pa.Table.from_pylist([meta], schema=EXPERIMENT), staging / "experiment.parquet")
-        for table, schema in database.RESULT_TABLES.items():
-            pq.write_table(schema.empty_table(), staging / f"{table}.parquet")
         checks, seconds = _derive(staging, experiment_id)
         warnings = result["warnings"] + checks
         phase_seconds = result["phase_seconds"] | seconds

@@ -26,8 +26,6 @@ import pyarrow as pa
 
 from cosydb.errors import CosyError
 
-from .otf2_definitions import LOCATION_GROUPS, LOCATIONS, METRICS, REGIONS, SYSTEM_TREE
-
 CNODES = pa.schema([("cnode_id", pa.int64()), ("parent_id", pa.int64()), ("region_id", pa.int32())])
 PROFILE_METRICS = pa.schema([
     ("metric_id", pa.int32()), ("name", pa.string()), ("display_name", pa.string()),
@@ -237,16 +235,12 @@ def read_profile(path: Path) -> dict:
                 for m in metric_rows if m["loaded"] and m["name"] not in SCOREP_METRICS
                 and m["data_type"] not in _EXTREMA]
     tables = {
-        "regions": pa.Table.from_pylist(regions, schema=REGIONS),
-        "system_tree": pa.Table.from_pylist(nodes, schema=SYSTEM_TREE),
-        "location_groups": pa.Table.from_pylist(groups, schema=LOCATION_GROUPS),
-        "locations": pa.Table.from_pylist(locations, schema=LOCATIONS),
-        "metrics": pa.Table.from_pylist(counters, schema=METRICS),
-        "cnodes": pa.Table.from_pylist(
-            [dict(cnode_id=int(ids[i]), parent_id=int(ids[parent[i]]) if parent[i] >= 0 else None,
-                  region_id=c.callee_region_id) for i, c in enumerate(cnodes)], schema=CNODES),
-        "profile_metrics": pa.Table.from_pylist(metric_rows, schema=PROFILE_METRICS),
-        "profile_values": pa.concat_tables(value_parts) if value_parts else PROFILE_VALUES.empty_table(),
+        "regions": regions, "system_tree": nodes, "location_groups": groups, "locations": locations,
+        "metrics": counters,
+        "cnodes": [dict(cnode_id=int(ids[i]), parent_id=int(ids[parent[i]]) if parent[i] >= 0 else None,
+                        region_id=c.callee_region_id) for i, c in enumerate(cnodes)],
+        "profile_metrics": metric_rows,
+        "profile_values": pa.concat_tables(value_parts) if value_parts else [],
     }
     meta = dict(source_path=str(path.resolve()), format="cube4", creator=anchor.attrs.get("Creator", ""),
                 number_of_events=None, number_of_locations=len(locations), timer_resolution=None,

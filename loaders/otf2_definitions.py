@@ -21,10 +21,6 @@ def _enum(value):
     return None if value is None else str(value).split(".", 1)[-1]
 
 
-def _table(rows: list[dict], schema: pa.Schema) -> pa.Table:
-    return pa.Table.from_pylist(rows, schema=schema)
-
-
 LOCATIONS = pa.schema([
     ("location_id", pa.int64()), ("name", pa.string()), ("location_type", pa.string()),
     ("location_group_id", pa.int32()), ("rank", pa.int32()), ("thread", pa.int32()),
@@ -101,8 +97,8 @@ def _metric_rows(defs) -> list[dict]:
     return rows
 
 
-def read_definitions(defs) -> dict[str, pa.Table]:
-    """Convert an ``otf2`` definition registry into the catalog's definition tables."""
+def read_definitions(defs) -> dict[str, list[dict]]:
+    """Convert an ``otf2`` definition registry into the rows of the catalog's definition tables."""
     ranks = _location_ranks(defs)
     thread_index: dict[int, int] = {}
     locations = []
@@ -155,15 +151,15 @@ def read_definitions(defs) -> dict[str, pa.Table]:
                   for p in defs.parameters]
     strings = [dict(string_id=s._ref, text=s.name) for s in defs.strings]
     return {
-        "locations": _table(locations, LOCATIONS),
-        "location_groups": _table(location_groups, LOCATION_GROUPS),
-        "system_tree": _table(system_tree, SYSTEM_TREE),
-        "regions": _table(regions, REGIONS),
-        "groups": _table(groups, GROUPS),
-        "group_members": _table(group_members, GROUP_MEMBERS),
-        "communicators": _table(communicators, COMMUNICATORS),
-        "communicator_members": _table(comm_members, COMMUNICATOR_MEMBERS),
-        "metrics": _table(_metric_rows(defs), METRICS),
-        "parameters": _table(parameters, PARAMETERS),
-        "strings": _table(strings, STRINGS),
+        "locations": locations,
+        "location_groups": location_groups,
+        "system_tree": system_tree,
+        "regions": regions,
+        "groups": groups,
+        "group_members": group_members,
+        "communicators": communicators,
+        "communicator_members": comm_members,
+        "metrics": _metric_rows(defs),
+        "parameters": parameters,
+        "strings": strings,
     }

@@ -14,7 +14,6 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import otf2
-import pyarrow as pa
 import _otf2
 
 from cosydb.errors import CosyError
@@ -22,7 +21,6 @@ from cosydb.errors import CosyError
 from .otf2_definitions import read_definitions
 from .otf2_events import LocationError, read_locations
 from .otf2_records import RECORDS, type_name
-from .tables import RECORD_COUNTS
 
 #: Below this many events a single process is faster than starting workers.
 PARALLEL_THRESHOLD = 200_000
@@ -114,10 +112,8 @@ def load_trace(anchor: Path, out_dir: Path, workers: int | None = None) -> dict:
                             f"truncated event data: read {s['read']} of {s['expected']} events")
 
     modelled = {type_name(r) for r in RECORDS} | {"UNKNOWN"}
-    record_counts = pa.Table.from_pylist(
-        [dict(location_id=loc, type=t, count=c, has_payload=t in modelled)
-         for loc, s in sorted(stats.items()) for t, c in sorted(s["types"].items())],
-        schema=RECORD_COUNTS)
+    record_counts = [dict(location_id=loc, type=t, count=c, has_payload=t in modelled)
+                     for loc, s in sorted(stats.items()) for t, c in sorted(s["types"].items())]
     warnings = [dict(check="timestamps_nondecreasing", location_id=loc, count=s["time_decreases"],
                      detail="event timestamp smaller than the previous event's")
                 for loc, s in sorted(stats.items()) if s["time_decreases"]]

@@ -22,9 +22,6 @@ import pyarrow as pa
 
 from cosydb.errors import CosyError
 
-from .cube_profile import CNODES
-from .otf2_definitions import LOCATIONS, REGIONS
-
 FORMAT_VERSION = 1
 #: ASL classes of regions -> OTF2-style role and paradigm.
 OPENMP_KINDS = {"Function": "FUNCTION", "IfBlock": "CODE", "BasicBlock": "CODE", "FunctionCall": "FUNCTION",
@@ -297,17 +294,9 @@ def _convert(path: Path, doc) -> tuple[dict, dict]:
                       location_type="CPU_THREAD", location_group_id=0 if paradigm == "openmp" else n,
                       rank=0 if paradigm == "openmp" else n, thread=n if paradigm == "openmp" else 0,
                       number_of_events=None) for n in range(processors)]
-    tables = {
-        "regions": pa.Table.from_pylist(region_table, schema=REGIONS),
-        "cnodes": pa.Table.from_pylist(cnodes, schema=CNODES),
-        "locations": pa.Table.from_pylist(locations, schema=LOCATIONS),
-        "summary_regions": pa.Table.from_pylist(summary_regions, schema=SUMMARY_REGIONS),
-        "sm_sums": pa.Table.from_pylist(sm, schema=SM_SUMS),
-        "variable_accesses": pa.Table.from_pylist(variables, schema=VARIABLE_ACCESSES),
-        "hpf_sums": pa.Table.from_pylist(hpf, schema=HPF_SUMS),
-        "hpf_decls": pa.Table.from_pylist(decls, schema=HPF_DECLS),
-        "system_constants": pa.Table.from_pylist(constants, schema=SYSTEM_CONSTANTS),
-    }
+    tables = {"regions": region_table, "cnodes": cnodes, "locations": locations, "summary_regions": summary_regions,
+              "sm_sums": sm, "variable_accesses": variables, "hpf_sums": hpf, "hpf_decls": decls,
+              "system_constants": constants}
     meta = dict(creator=f"ASL {paradigm} summary", number_of_events=None, number_of_locations=processors,
                 timer_resolution=None, global_offset=None, trace_length=None, first_time=None, last_time=None,
                 summary_regions=len(regions))
