@@ -85,8 +85,7 @@ from_profile as (
         null::bigint as messages_received
     from {{ ref('profile_values') }} as v
     join metric_roots as r using (experiment_id, metric_id)
-    join {{ ref('cnode_paths') }} as p using (experiment_id, cnode_id)
-    join {{ ref('callpaths') }} as c using (experiment_id, path_hash)
+    join {{ ref('cnode_callpaths') }} as c using (experiment_id, cnode_id)
     group by all
 ),
 

@@ -22,8 +22,7 @@ with from_trace as (
 profile_cells as (
     select v.*, c.callpath_id
     from {{ ref('profile_values') }} as v
-    join {{ ref('cnode_paths') }} as p using (experiment_id, cnode_id)
-    join {{ ref('callpaths') }} as c using (experiment_id, path_hash)
+    join {{ ref('cnode_callpaths') }} as c using (experiment_id, cnode_id)
 ),
 
 from_profile as (

@@ -13,5 +13,4 @@ select
     s.* exclude (experiment_id, cnode_id)
 from {{ ref('hpf_sums') }} as s
 join {{ ref('summary_regions') }} as r using (experiment_id, cnode_id)
-join {{ ref('cnode_paths') }} as p using (experiment_id, cnode_id)
-join {{ ref('callpaths') }} as c using (experiment_id, path_hash)
+join {{ ref('cnode_callpaths') }} as c using (experiment_id, cnode_id)

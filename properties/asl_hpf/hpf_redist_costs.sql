@@ -21,8 +21,7 @@ with decls as (
         bool_or(d.format in ('PRESCRIPTIVE', 'TRANSCRIPTIVE')) as remapping_dummy,
         bool_or(d.alloc = 'DYNAMIC') as dynamic
     from {{ ref('hpf_decls') }} as d
-    join {{ ref('cnode_paths') }} as p using (cnode_id)
-    join {{ ref('callpaths') }} as c using (path_hash)
+    join {{ ref('cnode_callpaths') }} as c using (cnode_id)
     group by c.callpath_id
 ),
 

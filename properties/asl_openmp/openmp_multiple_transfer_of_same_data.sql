@@ -23,8 +23,7 @@ with variables as (
         v.size_bytes / {{ summary.constant('cache_line_size') }} * s.nr_executions as lines,
         v.nr_remote_accesses * {{ summary.constant('remote_access_time') }} as cost
     from {{ ref('variable_accesses') }} as v
-    join {{ ref('cnode_paths') }} as p using (cnode_id)
-    join {{ ref('callpaths') }} as c using (path_hash)
+    join {{ ref('cnode_callpaths') }} as c using (cnode_id)
     join {{ summary.region_sums('openmp') }} as s using (callpath_id)
     where v.location_id is null and v.page_no is null
 ),

@@ -16,8 +16,7 @@ diagnosis: |
 with variables as (
     select c.callpath_id, v.var_name, v.nr_remote_accesses * {{ summary.constant('remote_access_time') }} as cost
     from {{ ref('variable_accesses') }} as v
-    join {{ ref('cnode_paths') }} as p using (cnode_id)
-    join {{ ref('callpaths') }} as c using (path_hash)
+    join {{ ref('cnode_callpaths') }} as c using (cnode_id)
     where v.location_id is null and v.page_no is null
 )
 

@@ -17,8 +17,7 @@ diagnosis: |
 with pages as (
     select c.callpath_id, v.*
     from {{ ref('variable_accesses') }} as v
-    join {{ ref('cnode_paths') }} as p using (cnode_id)
-    join {{ ref('callpaths') }} as c using (path_hash)
+    join {{ ref('cnode_callpaths') }} as c using (cnode_id)
 ),
 
 single_thread_pages as (

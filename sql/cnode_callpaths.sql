@@ -1,0 +1,5 @@
+-- The call path (callpaths.callpath_id) of every call-tree node of a profile or of
+-- ASL summary input: the place where their per-node values join the call-path tables.
+select p.experiment_id, p.cnode_id, c.callpath_id
+from {{ ref('cnode_paths') }} as p
+join {{ ref('callpaths') }} as c using (experiment_id, path_hash)
