@@ -28,6 +28,16 @@ def _fail(message: str, code: int = 2):
     raise typer.Exit(code)
 
 
+def _check_format(fmt: str, allowed: tuple[str, ...]) -> None:
+    if fmt not in allowed:
+        _fail(f"--format: '{fmt}' is not one of {', '.join(allowed)}")
+
+
+def _value_text(value: float | None, unit: str) -> str:
+    """A property value with its unit ('1.5 s', '300 bytes'); '' for none."""
+    return "" if value is None else f"{value:.6g}" + {"s": " s"}.get(unit, f" {unit}")
+
+
 def _guard(function):
     """Run a command body, turning user errors into one line and exit code 2."""
     try:
@@ -122,8 +132,7 @@ def sql(
 
     Example: cosydb sql run.cosydb "SELECT region_id, sum(excl_s) FROM region_instances GROUP BY 1 ORDER BY 2 DESC"
     """
-    if fmt not in ("table", "csv", "json"):
-        _fail(f"--format: '{fmt}' is not one of table, csv, json")
+    _check_format(fmt, ("table", "csv", "json"))
 
     def body():
         con = database.connect(db)
@@ -180,8 +189,7 @@ def report(
     """
     from .report import run
 
-    if fmt not in ("table", "json", "csv"):
-        _fail(f"--format: '{fmt}' is not one of table, json, csv")
+    _check_format(fmt, ("table", "json", "csv"))
     params = {}
     for item in param or []:
         name, sep, value = item.partition("=")
@@ -216,10 +224,9 @@ def diff(
 
     Example: cosydb diff run.cosydb before after --property mpi_latesender
     """
-    from .report import DIFF_FIELDS, diff as diff_experiments
+    from .report import DIFF_FIELDS, diff as diff_experiments, where
 
-    if fmt not in ("table", "json", "csv"):
-        _fail(f"--format: '{fmt}' is not one of table, json, csv")
+    _check_format(fmt, ("table", "json", "csv"))
     result = _guard(lambda: diff_experiments(db, a, b, prop, properties_dir or ()))
     if fmt == "json":
         out.print(json.dumps(result, indent=1, default=str), markup=False)
@@ -233,16 +240,10 @@ def diff(
     out.print(f"[bold]{result['a']} -> {result['b']}[/bold]   (properties whose condition holds in either; "
               f"change = {result['b']} - {result['a']})")
     table = Table("property", "call path", result["a"], result["b"], "change", "relative", box=None, padding=(0, 2))
-
-    def number(value, unit):
-        return "" if value is None else f"{value:.6g}" + {"s": " s"}.get(unit, f" {unit}")
-
     for r in result["rows"][:top]:
-        where = r["callpath"] or (f"{r['region']} (all calls)" if r["region"] else "")
-        if r["condition_id"]:
-            where += f" [{r['condition_id']}]"
-        table.add_row(r["property"], where, number(r["value_a"], r["unit"]), number(r["value_b"], r["unit"]),
-                      number(r["change"], r["unit"]),
+        table.add_row(r["property"], where(r) + (f" [{r['condition_id']}]" if r["condition_id"] else ""),
+                      _value_text(r["value_a"], r["unit"]), _value_text(r["value_b"], r["unit"]),
+                      _value_text(r["change"], r["unit"]),
                       "" if r["relative_change"] is None else f"{r['relative_change']:+.1%}")
     out.print(table)
     if len(result["rows"]) > top:
@@ -278,9 +279,8 @@ def _print_report(result: dict, per_location: bool, properties_dirs) -> None:
             if r["location"] is not None and not per_location:
                 continue
             who = [(x["location"], x["thread"]) for x in mine if where(x) == where(r) and x["location"] is not None]
-            unit = {"s": " s"}.get(r["unit"], f" {r['unit']}")
             table.add_row(name, where(r), locations_text(who if r["location"] is None else [(r["location"], r["thread"])]),
-                          f"{r['severity']:.4f}", f"{r['value']:.6g}{unit}", f"{r['confidence']:g}")
+                          f"{r['severity']:.4f}", _value_text(r["value"], r["unit"]), f"{r['confidence']:g}")
             name = ""
     out.print(table)
     out.print(f"bottleneck: {result['bottleneck'] or 'none above the threshold'}")
@@ -299,8 +299,7 @@ def cube(
     """
     from .report import cube as compute_cube
 
-    if fmt not in ("table", "json"):
-        _fail(f"--format: '{fmt}' is not one of table, json")
+    _check_format(fmt, ("table", "json"))
     result = _guard(lambda: compute_cube(db, experiment))
     if fmt == "json":
         out.print(json.dumps(result, indent=1), markup=False)
@@ -329,8 +328,7 @@ def export(
     """
     from .export import write_cubex
 
-    if fmt != "cube":
-        _fail(f"--format: '{fmt}' is not one of cube")
+    _check_format(fmt, ("cube",))
     written = _guard(lambda: write_cubex(db, output, experiment))
     out.print(f"wrote {output}: {written['metrics']} metrics x {written['callpaths']} call paths "
               f"x {written['locations']} locations")
