@@ -144,10 +144,14 @@ def _anchor(metrics, metric_index, regions, children, cnode_index, region_index,
 
 
 def _positions(index: dict, ids: np.ndarray) -> np.ndarray:
-    """The position of every id in ``index`` (id -> position), -1 for ids it does not hold."""
-    lookup = np.full(max(max(index, default=0), int(ids.max(initial=0))) + 1, -1)
-    lookup[list(index)] = list(index.values())
-    return lookup[ids]
+    """The position of every id in ``index`` (id -> position), -1 for ids it does not hold.
+    Ids may be sparse and large (a thread's location id is thread << 32 | rank)."""
+    keys = np.array(sorted(index), dtype=np.int64)
+    if not len(keys):
+        return np.full(len(ids), -1)
+    positions = np.array([index[k] for k in keys])
+    at = np.clip(np.searchsorted(keys, ids), 0, len(keys) - 1)
+    return np.where(keys[at] == ids, positions[at], -1)
 
 
 def _index(n_cnodes: int) -> bytes:

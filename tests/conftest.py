@@ -1,5 +1,6 @@
 """Shared helpers: build a constructed trace, load it, query it."""
 
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -35,3 +36,29 @@ def real_trace(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} not present")
     return path
+
+
+#: The shared real traces with Scalasca's reference analysis beside them.
+SCALASCA_TRACES = ["scorep-late_sender", "scorep-late_receiver", "scorep-barrier", "scorep-collectives",
+                   "hpccg-8-small", "minife-8-small", "lulesh_hyb-8x2-small"]
+LARGE = "large/minife-16-large"
+
+
+@pytest.fixture(scope="session")
+def real_db(tmp_path_factory):
+    """Load a shared real trace once per test session: name -> database path. Tests that
+    run ``report`` on it only replace its stored results. ``LARGE`` is unpacked first."""
+    loaded = {}
+
+    def get(name: str) -> Path:
+        if name not in loaded:
+            scratch = tmp_path_factory.mktemp("real")
+            trace = real_trace(name if name != LARGE else LARGE + ".tar.xz")
+            if name == LARGE:
+                with tarfile.open(trace) as archive:
+                    archive.extractall(scratch, filter="data")
+                trace = scratch / Path(LARGE).name
+            loaded[name] = scratch / f"{Path(name).name}.cosydb"
+            load(trace, loaded[name])
+        return loaded[name]
+    return get

@@ -163,26 +163,6 @@ def test_report_cli_formats_and_errors(tmp_path):
     assert explained.returncode == 0 and "prop_late_sender_matches" in explained.stdout
 
 
-@pytest.fixture(scope="module")
-def loaded_real_trace(tmp_path_factory):
-    """Load each real trace once per module: {name: database path}."""
-    loaded = {}
-
-    def get(name):
-        if name not in loaded:
-            loaded[name] = tmp_path_factory.mktemp("real") / f"{name}.cosydb"
-            load(real_trace(name), loaded[name])
-        return loaded[name]
-    return get
-
-
-def scalasca_callpath(path):
-    """Scalasca's exported path with the MPI calls it shows as callers removed: on the
-    mini-app traces it hangs calls under a preceding MPI sibling (docs/schema.md, Notes)."""
-    parts = path.split("/")
-    return "/".join([p for p in parts[:-1] if not p.startswith("MPI_")] + parts[-1:])
-
-
 COLLECTIVE_METRICS = ("mpi_barrier_wait", "mpi_barrier_completion", "mpi_wait_nxn", "mpi_nxn_completion",
                       "mpi_earlyreduce", "mpi_earlyscan", "mpi_latebroadcast", "mpi_init_completion",
                       "mpi_finalize_wait")
@@ -198,15 +178,15 @@ SCALASCA_METRICS = (
 
 
 @pytest.mark.parametrize("trace, metric", SCALASCA_METRICS)
-def test_scalasca_metrics_on_real_traces(loaded_real_trace, trace, metric):
+def test_scalasca_metrics_on_real_traces(real_db, trace, metric):
     folder = real_trace(trace)
-    result = run(loaded_real_trace(trace), threshold=0, properties=[metric])
+    result = run(real_db(trace), threshold=0, properties=[metric])
     ours = {(r["callpath"], r["location"]): r["value"] for r in result["results"]
             if r["property"] == metric and r["location"] is not None}
     with open(next((folder / "scalasca").glob("*.totals.csv"))) as f:
         total = next(float(r["total"]) for r in csv.DictReader(f) if r["metric"] == metric)
     with open(next((folder / "scalasca").glob("*.all.csv"))) as f:
-        theirs = {(scalasca_callpath(r["callpath"]), int(r["rank"])): float(r["value"])
+        theirs = {(r["callpath"], int(r["rank"])): float(r["value"])
                   for r in csv.DictReader(f) if r["metric"] == metric and float(r["value"]) > 0}
     assert total > 0
     assert sum(ours.values()) == pytest.approx(total, rel=1e-3)
@@ -245,30 +225,6 @@ def test_report_errors_name_the_database(tmp_path):
     assert "Traceback" not in wrong.stderr + no_dir.stderr
 
 
-@pytest.mark.parametrize("trace", ["scorep-late_sender", "scorep-late_receiver", "scorep-barrier",
-                                   "scorep-collectives", "hpccg-8-small"])
-def test_time_cube_agrees_with_scalasca(loaded_real_trace, trace):
-    """Every (metric, call path, rank) value of the cube - time categories, wait states,
-    visits, bytes and message counts - against Scalasca's cube of the same trace, for every
-    metric of metric_tree (metric-inclusive values, as Scalasca shows them)."""
-    db = loaded_real_trace(trace)
-    con = database.connect(db)
-    try:
-        engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
-        ours = {(m, p, r): v for m, p, r, v in con.execute("""
-            SELECT t.metric, c.path, l.rank, t.inclusive FROM prop_time_cube t
-            JOIN callpaths c USING (callpath_id) JOIN locations l USING (location_id)""").fetchall()}
-        metrics = {m for m, in con.execute("SELECT metric FROM prop_metric_tree").fetchall()}  # all we define
-    finally:
-        con.close()
-    with open(next((real_trace(trace) / "scalasca").glob("*.all.csv"))) as f:
-        theirs = {(r["metric"], scalasca_callpath(r["callpath"]), int(r["rank"])): float(r["value"])
-                  for r in csv.DictReader(f) if r["metric"] in metrics}
-    assert {"time", "comp", "mpi", "visits"} <= {m for m, _, _ in ours}
-    for key in set(ours) | set(theirs):
-        assert ours.get(key, 0.0) == pytest.approx(theirs.get(key, 0.0), rel=1e-3, abs=1e-9), key
-
-
 def test_cube_command_shows_and_stores_the_severity_cube(tmp_path):
     b = TraceBuilder(3)
     for r, enter in enumerate((100, 300, 700)):
@@ -290,59 +246,3 @@ def test_cube_command_shows_and_stores_the_severity_cube(tmp_path):
                             ORDER BY s.location_id""").fetchall()
     assert [(p, l, round(v * 1e9)) for p, l, v in stored] == [("prog/main/MPI_Barrier", 0, 600),
                                                              ("prog/main/MPI_Barrier", 1, 400)]
-
-
-def test_hybrid_cube_agrees_with_scalasca(loaded_real_trace):
-    """LULESH, 8 ranks x 2 OpenMP threads: every metric of metric_tree (the OpenMP ones
-    included: omp_management, omp_fork, omp_ibarrier_wait, omp_idle_threads, ...) against
-    Scalasca's cube, in total, per location (rank, thread) and per (region, location) for
-    the regions outside OpenMP constructs (Scalasca's export writes call paths through
-    OpenMP regions as bare numbers; those count in the totals and per-location sums)."""
-    trace = "lulesh_hyb-8x2-small"
-    db = loaded_real_trace(trace)
-    con = database.connect(db)
-    try:
-        engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
-        cells = con.execute("""
-            SELECT t.metric, c.path, l.rank, l.thread, t.inclusive FROM prop_time_cube t
-            JOIN callpaths c USING (callpath_id) JOIN locations l USING (location_id)""").fetchall()
-        metrics = {m for m, in con.execute("SELECT metric FROM prop_metric_tree").fetchall()}
-    finally:
-        con.close()
-    folder = real_trace(trace) / "scalasca"
-    with open(next(folder.glob("*.locations.csv"))) as f:
-        location = {int(r["location"]): (int(r["rank"]), int(r["thread"])) for r in csv.DictReader(f)}
-    with open(next(folder.glob("*.totals.csv"))) as f:
-        totals = {r["metric"]: float(r["total"]) for r in csv.DictReader(f) if r["metric"] in metrics}
-    with open(next(folder.glob("*.all.csv"))) as f:
-        theirs = [(r["metric"], r["callpath"], location[int(r["rank"])], float(r["value"]))
-                  for r in csv.DictReader(f) if r["metric"] in metrics]
-    assert totals.keys() == metrics and len(location) == 16
-    assert {"omp_management", "omp_fork", "omp_ibarrier_wait", "omp_idle_threads"} <= {
-        m for m, v in totals.items() if v > 0}
-
-    def summed(rows, key):
-        out = {}
-        for row in rows:
-            out[key(row)] = out.get(key(row), 0.0) + row[-1]
-        return out
-
-    ours_total = summed(cells, lambda c: c[0])
-    for metric, total in totals.items():
-        assert ours_total.get(metric, 0.0) == pytest.approx(total, rel=1e-3, abs=1e-9), metric
-    ours_loc = summed(cells, lambda c: (c[0], (c[2], c[3])))
-    theirs_loc = summed(theirs, lambda t: (t[0], t[2]))
-    for key in set(ours_loc) | set(theirs_loc):
-        assert ours_loc.get(key, 0.0) == pytest.approx(theirs_loc.get(key, 0.0), rel=1e-3, abs=1e-8), key
-    # per region (a call path's last segment) and location, for the regions never called
-    # inside an OpenMP construct: Scalasca names all their call paths (it also hangs some
-    # calls under a preceding sibling, so whole paths differ - docs/schema.md, Notes)
-    serial = {c[1].rsplit("/", 1)[-1] for c in cells} - {
-        c[1].rsplit("/", 1)[-1] for c in cells if "!$omp" in c[1]}
-    ours_region = summed([c for c in cells if c[1].rsplit("/", 1)[-1] in serial],
-                         lambda c: (c[0], c[1].rsplit("/", 1)[-1], (c[2], c[3])))
-    theirs_region = summed([t for t in theirs if not t[1].isdigit() and t[1].rsplit("/", 1)[-1] in serial],
-                           lambda t: (t[0], t[1].rsplit("/", 1)[-1], t[2]))
-    assert len(theirs_region) > 500 and any(k[0] == "omp_idle_threads" for k in theirs_region)
-    for key in set(ours_region) | set(theirs_region):
-        assert ours_region.get(key, 0.0) == pytest.approx(theirs_region.get(key, 0.0), rel=1e-3, abs=1e-8), key

@@ -13,7 +13,7 @@ from test_errors_and_atomicity import cosydb
 
 
 def read_cubex(path):
-    """{(metric, call path, rank): value} of every non-zero value in the file, and the metric tree."""
+    """{(metric, call path, (rank, thread)): value} of every non-zero value in the file, and the metric tree."""
     values, parents = {}, {}
     with CubexParser(path) as cube:
         every = {m.name: m for root in cube.get_metrics() for m in root.get_all_children()}
@@ -31,11 +31,12 @@ def read_cubex(path):
 
             for root in cube.get_root_cnodes():
                 walk(root, "")
-            ranks = [int(location.name.split()[1]) for location in cube.get_locations()]
+            # location names are "rank R thread T"
+            where = [(int(n.split()[1]), int(n.split()[3])) for n in (x.name for x in cube.get_locations())]
             for cnode in cube.all_cnodes():
-                for rank, value in zip(ranks, data.cnode_values(cnode)):
+                for location, value in zip(where, data.cnode_values(cnode)):
                     if value:
-                        values[(metric.name, paths[cnode.id], rank)] = float(value)
+                        values[(metric.name, paths[cnode.id], location)] = float(value)
     return values, parents
 
 
@@ -43,16 +44,17 @@ def stored_cube(db):
     con = database.connect(db)
     try:
         rows = con.execute("""
-            SELECT s.metric, c.path, l.rank, s.exclusive FROM severity_cube s
+            SELECT s.metric, c.path, l.rank, l.thread, s.exclusive FROM severity_cube s
             JOIN callpaths c USING (experiment_id, callpath_id) JOIN locations l USING (experiment_id, location_id)
             WHERE s.exclusive <> 0""").fetchall()
         parents = dict(con.execute("SELECT DISTINCT metric, parent FROM severity_cube").fetchall())
     finally:
         con.close()
-    return {(m, p, r): v for m, p, r, v in rows}, parents
+    return {(m, p, (r, t)): v for m, p, r, t, v in rows}, parents
 
 
-@pytest.mark.parametrize("source", ["constructed", "scorep-collectives"])
+# lulesh_hyb-8x2-small: thread locations (id thread << 32 | rank) map to dense Cube locations
+@pytest.mark.parametrize("source", ["constructed", "scorep-collectives", "lulesh_hyb-8x2-small"])
 def test_cubex_read_back_equals_the_database(tmp_path, source):
     if source == "constructed":
         b = TraceBuilder(3)
