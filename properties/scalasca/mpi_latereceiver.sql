@@ -7,7 +7,10 @@ info: Time senders wait for a receive that is posted late (Scalasca's mpi_latere
 description: |
   reference/wait-states.md, mpi_latereceiver: SUM of the idle times of
   mpi_latereceiver_matches per (send-completing call path, location), and over all
-  processes; agrees with Scalasca 2.6. CONDITION idle > 0, CONFIDENCE 1,
+  processes; agrees with Scalasca 2.6: only MPI_Send/MPI_Ssend and the MPI_Wait*
+  completing an MPI_Isend count (not MPI_Sendrecv), and an MPI_Waitall/MPI_Waitsome
+  only when none of the receives it completed waited for a late sender.
+  CONDITION idle > 0, CONFIDENCE 1,
   SEVERITY idle / Duration(RankBasis, e).
 diagnosis: |
   The receiving rank posts its receive late: post it earlier (MPI_Irecv ahead of the
