@@ -8,6 +8,7 @@ YAML, which never reaches DuckDB::
     kind: property            # property | pattern | category
     parent: comm_cost         # the property this one specialises (or null)
     unit: s                   # s | count | bytes | ratio
+    wait_state: true          # optional: time lost waiting for a named cause (a "why")
     info: One line.
     description: What is measured, with its source.
     diagnosis: What to do about it.
@@ -21,7 +22,10 @@ YAML, which never reaches DuckDB::
 A property's SELECT returns the fixed result shape (``RESULT_COLUMNS``); a
 pattern returns its matches (usually with ``callpath_id`` and ``location_id``),
 which properties aggregate; a category has no body and only structures the
-hierarchy. Files under ``templates/`` hold Jinja macros (ASL templates and
+hierarchy. The default report ranks wait states (``wait_state: true``: Late
+Sender, barrier waits, idle threads, ...) and shows the other properties that
+hold at the same call path (costs, distribution, frequency) on their rows.
+Files under ``templates/`` hold Jinja macros (ASL templates and
 metaproperties) that property files import; files starting with ``_`` are
 skipped.
 
@@ -45,7 +49,7 @@ from .errors import CosyError
 KINDS = ("property", "pattern", "category")
 UNITS = ("s", "count", "bytes", "ratio")
 REQUIRED = {"kind", "parent", "unit", "info", "description", "diagnosis"}
-OPTIONAL = {"confidence", "params", "requires"}
+OPTIONAL = {"confidence", "params", "requires", "wait_state"}
 PARAM_KEYS = {"default", "type", "doc", "counter"}
 PARAM_TYPES = ("VARCHAR", "DOUBLE", "BIGINT", "BOOLEAN")
 #: What the data must hold for a property to be evaluable.
@@ -75,6 +79,7 @@ class Property:
     confidence: str = "1"
     params: dict = field(default_factory=dict)
     requires: list = field(default_factory=list)
+    wait_state: bool = False
 
 
 def builtin_dir() -> Path:
@@ -128,6 +133,7 @@ def _build(path: Path, root: Path, header: dict, body: str) -> Property:
         info=str(header["info"]).strip(), description=str(header["description"]).strip(),
         diagnosis=str(header["diagnosis"]).strip(), path=path, body=body, root=root,
         confidence=str(header.get("confidence", 1)), params=params, requires=list(requires),
+        wait_state=bool(header.get("wait_state", False)),
     )
 
 

@@ -106,9 +106,9 @@ def test_sendrecv_ring_counts_both_halves(tmp_path):
     result = report(b, tmp_path)
     # receive half: rank 0 waits for rank 3's call, min(E = 400, L = 450) - 100; the others' senders came first
     assert rows(result, "mpi_latesender", all_processes=False) == {("prog/main/MPI_Sendrecv", 0): pytest.approx(300 * NS)}
-    # send half: rank 0's call lasts (L = 450) past rank 1's Enter (200): E(Rreq) - E(Scmp) = 200 - 100
-    assert rows(result, "mpi_latereceiver", all_processes=False) == {
-        ("prog/main/MPI_Sendrecv", 0): pytest.approx(100 * NS)}
+    # send half: rank 0's call lasts (L = 450) past rank 1's Enter (200), but Scalasca 2.6 counts no
+    # Late Receiver at an MPI_Sendrecv (a non-blocking send-receive to it; tests/test_late_receiver_rules.py)
+    assert rows(result, "mpi_latereceiver", all_processes=False) == {}
 
 
 def test_wrong_order_patterns(tmp_path):
@@ -206,7 +206,11 @@ def test_wrong_order_remembers_the_last_100_late_sender_instances(tmp_path, late
     if remembered:
         expected["prog/main/first/MPI_Recv"] = pytest.approx(100 * NS)
     assert rows(result, "mpi_latesender_wo") == expected
-    assert rows(result, "mpi_lswo_different") == expected and rows(result, "mpi_lswo_same") == {}
+    # Scalasca 2.6 files every instance one receive reveals under the first one it reveals
+    # (ROLE_RECV_LSWO is set once per receive): all at "first" while it is remembered
+    different = ({"prog/main/first/MPI_Recv": pytest.approx((100 + late * 500) * NS)} if remembered
+                 else expected)
+    assert rows(result, "mpi_lswo_different") == different and rows(result, "mpi_lswo_same") == {}
 
 
 def test_instances_removed_from_the_buffer_make_room(tmp_path):

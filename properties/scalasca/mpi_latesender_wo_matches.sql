@@ -14,9 +14,22 @@ description: |
   MPI_Waitall/any/some, which report their largest wait at the Leave) and is checked
   against every later receive, including receives completed in MPI_Test*.
   One row per counted instance: its columns from mpi_latesender_matches plus the
-  receive that revealed the wrong order (wo_recv_seq, wo_send_location_id) and
-  same_source (R' came from the same sender as R_i). Attributed to the remembered
-  receive's call path and location.
+  receive that revealed the wrong order (wo_recv_seq, wo_send_location_id).
+  Attributed to the remembered receive's call path and location (mpi_latesender_wo).
+  The split into mpi_lswo_same / mpi_lswo_different follows Scalasca 2.6 exactly
+  (MPI.pattern, PatternMPI_LateSenderWO::POST_RECV notifies LATE_SENDER_WO once per
+  instance it erases, in buffer order, after data->mLocal->add_event(it->m_recv,
+  ROLE_RECV_LSWO); PatternMPI_LswoSame / PatternMPI_LswoDifferent read that role back
+  with get_event): pearl's LocalData::add_event inserts into a std::map, which keeps
+  an existing key, so within one receive event every instance after the first erased
+  one still sees the FIRST erased instance's receive. Hence lswo_callpath_id (where
+  the specializations file the instance's idle time) is the call path of the oldest
+  instance revealed by the same receive R', and same_source compares that instance's
+  source with R''s, both as MpiReceive_rep::getSource(), i.e. the sender's rank in
+  the message's own communicator (not its location). Per (call path, location) the
+  specializations therefore need not add up to mpi_latesender_wo: the rest is
+  Scalasca's exclusive mpi_latesender_wo (positive where instances were moved away,
+  negative where they were moved to).
   The buffer is evaluated without replaying it: instance i, still remembered at the
   push of instance j, is dropped there exactly when the instances pushed from i up to
   j that are not yet removed fill the buffer:
@@ -157,13 +170,36 @@ counted as (
     select f.*
     from first_wrong_order as f
     anti join dropped as d using (location_id, pos)
+),
+
+-- Scalasca 2.6 MPI.pattern, PatternMPI_LateSenderWO::POST_RECV walks the buffer from
+-- its oldest entry; ROLE_RECV_LSWO keeps the first erased instance (LocalData::add_event
+-- never overwrites a role), so the specializations see that instance for all of them.
+first_revealed as (
+    select location_id, match_pos, arg_min(pos, push_index) as first_pos
+    from counted
+    group by all
+),
+
+-- MpiReceive_rep::getSource(): the sender's rank in the message's communicator
+-- (0 on MPI_COMM_SELF, which has no member rows)
+comm_ranks as (
+    select comm_id, location_id, comm_rank from {{ ref('communicator_members') }}
 )
 
 select
     p.* exclude (pos),
     r.recv_seq as wo_recv_seq,
     r.send_location_id as wo_send_location_id,
-    r.send_location_id = p.send_location_id as same_source
+    q.callpath_id as lswo_callpath_id,
+    q.recv_seq as lswo_recv_seq,
+    coalesce(qm.comm_rank, 0) = coalesce(rm.comm_rank, 0) as same_source
 from counted as c
 join pushes as p using (location_id, pos)
+join first_revealed as fr using (location_id, match_pos)
+join pushes as q on q.location_id = fr.location_id and q.pos = fr.first_pos
+-- R' (the revealing receive) and the first revealed instance's own receive R_q
 join receive_matches as r on r.location_id = c.location_id and 2 * r.recv_seq = c.match_pos
+join receive_matches as qr on qr.location_id = q.location_id and qr.recv_seq = q.recv_seq
+left join comm_ranks as rm on rm.comm_id = r.comm_id and rm.location_id = r.send_location_id
+left join comm_ranks as qm on qm.comm_id = qr.comm_id and qm.location_id = qr.send_location_id

@@ -2,15 +2,23 @@
 kind: property
 parent: mpi_latesender_wo
 unit: s
+wait_state: true
 requires: [trace]
 info: Wrong-order Late Sender time where the earlier-sent message came from another sender.
 description: |
   reference/wait-states.md, mpi_lswo_different: mpi_latesender_wo restricted to
   matches whose revealing receive R' came from a different source than the waiting
-  receive R_i. CONDITION idle > 0, CONFIDENCE 1, SEVERITY idle / Duration(RankBasis, e).
+  receive. Exactly as Scalasca 2.6 (MPI.pattern, PatternMPI_LswoDifferent,
+  LATE_SENDER_WO: recv = data->mLocal->get_event(ROLE_RECV_LSWO); if
+  recv->getSource() != event->getSource(), m_severity[recv.get_cnode()] += mIdle):
+  the role keeps the first instance R' revealed, so each instance's idle time goes
+  to that first instance's call path and the sources compared are that instance's
+  and R''s communicator ranks (mpi_latesender_wo_matches: lswo_callpath_id,
+  same_source). CONDITION idle > 0, CONFIDENCE 1, SEVERITY idle / Duration(RankBasis, e).
 diagnosis: |
   The receiver waits for one partner while another partner's message is already
   there: receive from all partners at once (MPI_Irecv + MPI_Waitany/Waitsome).
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
-{{ asl.sum_matches('(select * from ' ~ ref('mpi_latesender_wo_matches') ~ ' where not same_source)', 'idle_s') }}
+{{ asl.sum_matches('(select * replace (lswo_callpath_id as callpath_id) from '
+                   ~ ref('mpi_latesender_wo_matches') ~ ' where not same_source)', 'idle_s') }}
