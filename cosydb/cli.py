@@ -73,9 +73,13 @@ def load(
         what = f"{meta['creator']} input of {meta['summary_regions']} regions"
     out.print(f"loaded {what} from {meta['number_of_locations']} locations "
               f"as experiment {meta['experiment_id']} '{meta['name']}' into {meta['db']}")
+    grouped: dict = {}
     for w in meta["warnings"]:
-        where = f" (location {w['location_id']})" if w["location_id"] is not None else ""
-        err.print(f"warning: {w['check']}: {w['count']} x {w['detail']}{where}", markup=False)
+        count, places = grouped.get((w["check"], w["detail"]), (0, set()))
+        grouped[(w["check"], w["detail"])] = (count + w["count"], places | {w["location_id"]} - {None})
+    for (check, detail), (count, places) in grouped.items():
+        where = f" on {len(places)} location(s)" if places else ""
+        err.print(f"warning: {check}: {count} x {detail}{where} (cosydb info for details)", markup=False, soft_wrap=True)
 
 
 @app.command()
@@ -127,17 +131,28 @@ def sql(
     db: Path = typer.Argument(..., help="Database directory."),
     query: str = typer.Argument(..., help="SQL over the tables and views (see docs/schema.md)."),
     fmt: str = typer.Option("table", "--format", help="table, csv or json."),
+    experiment: Optional[str] = typer.Option(None, "--experiment", help="Experiment that {{ ref('...') }} reads (default: the latest trace)."),
 ):
-    """Run one SQL query and print the result.
+    """Run one SQL query and print the result. {{ ref('pattern') }} in the query evaluates a
+    pattern or property of the catalog on one experiment and reads its rows.
 
     Example: cosydb sql run.cosydb "SELECT region_id, sum(excl_s) FROM region_instances GROUP BY 1 ORDER BY 2 DESC"
+    Example: cosydb sql run.cosydb "SELECT * FROM {{ ref('late_sender_matches') }} LIMIT 5"
     """
     _check_format(fmt, ("table", "csv", "json"))
 
     def body():
         con = database.connect(db)
         try:
-            return con.execute(query).to_arrow_table()
+            text = query
+            if "{{" in query:
+                from .catalog import load as load_catalog
+                from .engine import resolve_refs
+                from .report import choose_experiment
+
+                exp = choose_experiment(con, Path(db), experiment)
+                text = resolve_refs(con, load_catalog(), exp["experiment_id"], query)
+            return con.execute(text).to_arrow_table()
         finally:
             con.close()
 
@@ -172,18 +187,28 @@ def shell(db: Path = typer.Argument(..., help="Database directory.")):
 @app.command()
 def report(
     db: Path = typer.Argument(..., help="Database directory."),
-    experiment: Optional[str] = typer.Option(None, "--experiment", help="Experiment name or id (default: the latest)."),
+    experiment: Optional[str] = typer.Option(None, "--experiment", help="Experiment name or id (default: the latest trace)."),
     fmt: str = typer.Option("table", "--format", help="table, json or csv."),
-    threshold: float = typer.Option(0.01, "--threshold", min=0, help="Severity above which a property is a problem; 0 lists every row whose condition holds."),
+    threshold: float = typer.Option(0.001, "--threshold", min=0, help="Severity (share of the rank basis's time) above which a property is a problem; 0 lists every row whose condition holds."),
     rank_basis: Optional[str] = typer.Option(None, "--rank-basis", help="Region whose duration severities are relative to (default: the whole run)."),
-    region: Optional[str] = typer.Option(None, "--region", help="Focus region r of the patterns (region-stack constraint)."),
-    prop: Optional[list[str]] = typer.Option(None, "--property", help="Evaluate only this property (repeatable)."),
+    region: Optional[str] = typer.Option(None, "--region", help="Focus region r of the patterns (region-stack constraint); mangled or demangled name."),
+    prop: Optional[list[str]] = typer.Option(None, "--property", help="Evaluate only this property (repeatable); its stored rows are replaced, the others' kept."),
     properties_dir: Optional[list[Path]] = typer.Option(None, "--properties-dir", help="Directory of plug-in property files (repeatable)."),
     param: Optional[list[str]] = typer.Option(None, "--param", help="Property parameter p_name=value (repeatable)."),
-    per_location: bool = typer.Option(False, "--per-location", help="Table: also show the rows of single locations."),
     baseline: Optional[str] = typer.Option(None, "--baseline", help="Sequential experiment (name or id) for the properties that compare a parallel run with it."),
+    top: int = typer.Option(10, "--top", min=1, help="Table: the most severe problems shown."),
+    tree: bool = typer.Option(False, "--tree", help="Table: every row in the property hierarchy, aggregates (total_cost, comm_cost, ...) included."),
+    per_location: bool = typer.Option(False, "--per-location", help="With --tree: also the rows of single locations."),
+    show_all: bool = typer.Option(False, "--all", help="Table: list the properties that could not be evaluated, with the reason."),
+    wide: bool = typer.Option(False, "--wide", help="Table: full call paths and demangled signatures, lines not fitted to the terminal."),
+    no_demangle: bool = typer.Option(False, "--no-demangle", help="Table: region names as recorded (C++ names mangled)."),
 ):
     """Evaluate the property catalog and rank the problems found.
+
+    The table lists one row per problem, most severe first: the property, its value summed
+    over the call paths where it holds (most specific first), its share of the rank basis's
+    time, the ranks most affected and the call path where most of it sits; then the
+    bottleneck, what could not be evaluated and the load warnings.
 
     Example: cosydb report run.cosydb --threshold 0.01 --rank-basis main --property late_sender
     """
@@ -207,7 +232,26 @@ def report(
         for row in result["results"]:
             writer.writerow(dict(row, details=json.dumps(row["details"]) if row["details"] else ""))
     else:
-        _print_report(result, per_location, properties_dir or ())
+        from . import report_view
+        from .catalog import load as load_catalog
+
+        mode = "raw" if no_demangle else "full" if wide else "short"
+        if tree:
+            lines = report_view.tree(result, _guard(lambda: load_catalog(properties_dir or ())), mode, per_location,
+                                     show_all)
+        else:
+            lines = report_view.problems(result, _width(), mode, wide, top, show_all)
+        kept = result["experiment"]["kept_results_of"]
+        if prop and kept:
+            lines.append(f"stored the rows of {', '.join(prop)} in property_results; "
+                         f"the earlier rows of {len(kept)} other properties are kept")
+        for line in lines:
+            out.print(line, markup=False, highlight=False)
+
+
+def _width() -> int:
+    """The terminal's width; COLUMNS or 120 when the output is not a terminal."""
+    return shutil.get_terminal_size((120, 24)).columns
 
 
 @app.command()
@@ -248,42 +292,6 @@ def diff(
     out.print(table)
     if len(result["rows"]) > top:
         out.print(f"({len(result['rows']) - top} more rows: --top, or --format csv)")
-
-
-def _print_report(result: dict, per_location: bool, properties_dirs) -> None:
-    from .catalog import load as load_catalog, tree_order
-    from .report import locations_text, where
-
-    exp = result["experiment"]
-    basis = exp["rank_basis"] or "whole run"
-    out.print(f"[bold]experiment {exp['experiment_id']}: {exp['name']}[/bold]   rank basis: {basis}   "
-              f"threshold: {exp['threshold']}" + (f"   focus region: {exp['region']}" if exp["region"] else "")
-              + (f"   baseline: {exp['baseline']}" if exp["baseline"] else ""))
-    rows = result["results"]
-    table = Table("property", "call path", "ranks", "severity", "value", "confidence", box=None, padding=(0, 2))
-    catalog = load_catalog(properties_dirs)
-    shown = {r["property"] for r in rows}
-    for prop, _ in tree_order(catalog):
-        mine = [r for r in rows if r["property"] == prop.name]
-        if not mine:
-            continue
-        depth, up = 0, prop.parent
-        while up is not None:  # indent under the listed ancestors only
-            depth += up in shown
-            up = catalog[up].parent
-        name = "  " * depth + prop.name
-        for r in mine:
-            if r["status"] != "evaluated":
-                table.add_row(name, r["status"], "", "", "", "")
-                continue
-            if r["location"] is not None and not per_location:
-                continue
-            who = [(x["location"], x["thread"]) for x in mine if where(x) == where(r) and x["location"] is not None]
-            table.add_row(name, where(r), locations_text(who if r["location"] is None else [(r["location"], r["thread"])]),
-                          f"{r['severity']:.4f}", _value_text(r["value"], r["unit"]), f"{r['confidence']:g}")
-            name = ""
-    out.print(table)
-    out.print(f"bottleneck: {result['bottleneck'] or 'none above the threshold'}")
 
 
 @app.command()

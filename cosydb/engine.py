@@ -22,6 +22,7 @@ from pathlib import Path
 import duckdb
 import jinja2
 import pyarrow as pa
+import pyarrow.compute  # noqa: F401  (pa.compute)
 import pyarrow.parquet as pq
 
 from . import catalog as catalog_mod
@@ -196,6 +197,34 @@ def evaluate(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], exper
     return status
 
 
+def resolve_refs(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experiment_id: int,
+                 query: str) -> str:
+    """An ad-hoc query with ``{{ ref('name') }}`` resolved for one experiment: a pattern or
+    property is evaluated (with its default parameters) into ``prop_<name>``, a table or view
+    of sql/ reads only that experiment."""
+    wanted: list[str] = []
+    sql_objects = database.object_names()
+
+    def ref(name: str) -> str:
+        if name in catalog and catalog[name].kind != "category":
+            wanted.append(name)
+            return f"prop_{name}"
+        if name in sql_objects:
+            return f"(select * from {name} where experiment_id = {int(experiment_id)})"
+        raise CosyError(name, "ref() names no property, pattern, table or view (see `cosydb properties`)")
+
+    try:
+        sql = jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(query).render(ref=ref)
+    except jinja2.TemplateError as error:
+        raise CosyError("query", f"template error: {error}") from None
+    if wanted:
+        status = evaluate(con, catalog, experiment_id, {}, sorted(set(wanted)))
+        blocked = [f"{name}: {status[name]}" for name in wanted if status[name] != "evaluated"]
+        if blocked:
+            raise CosyError("query", "; ".join(blocked))
+    return sql
+
+
 def results(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experiment_id: int,
             status: dict[str, str], threshold: float, rank_basis: str | None) -> pa.Table:
     """All property rows of one evaluation, named and flagged, as a ``database.RESULT_SCHEMA`` table."""
@@ -218,8 +247,10 @@ def results(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experi
         WITH r AS ({union})
         SELECT r.property, r.parent, r.kind, r.unit, r.callpath_id, c.path AS callpath,
                coalesce(g.name, f.name) AS region, r.location_id, l.rank, l.thread, r.condition_id, r.condition,
-               r.confidence, r.severity, r.value,
-               coalesce(r.condition AND r.severity > $p_threshold, false) AS is_problem,
+               r.confidence,
+               -- a severity that is no number (a ratio over nothing) is none: never a problem
+               CASE WHEN isfinite(r.severity) THEN r.severity END AS severity, r.value,
+               coalesce(r.condition AND isfinite(r.severity) AND r.severity > $p_threshold, false) AS is_problem,
                r.details, coalesce(r.status, 'evaluated') AS status
         FROM r
         LEFT JOIN callpaths c ON c.experiment_id = $p_experiment_id AND c.callpath_id = r.callpath_id
@@ -245,12 +276,22 @@ def cube(con: duckdb.DuckDBPyConnection) -> pa.Table:
     return con.execute(f"SELECT {columns} FROM prop_time_cube").to_arrow_table().cast(database.CUBE_SCHEMA)
 
 
-def store(root: Path, experiment_id: int, tables: dict[str, pa.Table]) -> None:
+def store(root: Path, experiment_id: int, tables: dict[str, pa.Table],
+          replace_properties: list[str] | None = None) -> list[str]:
     """Replace the experiment's stored result tables (``database.RESULT_TABLES``) given,
-    each file atomically, and refresh the catalog."""
+    each file atomically, and refresh the catalog. With ``replace_properties`` only those
+    properties' rows of ``property_results`` are replaced; returns the properties whose
+    stored rows were kept."""
     directory = root / database.EXPERIMENTS / str(experiment_id)
+    kept: list[str] = []
     for name, table in tables.items():
         target = directory / f"{name}.parquet"
+        if name == database.RESULTS_TABLE and replace_properties is not None and target.exists():
+            old = pq.read_table(target).cast(database.RESULT_SCHEMA)
+            keep = pa.compute.invert(pa.compute.is_in(old.column("property"), pa.array(replace_properties, pa.string())))
+            old = old.filter(keep)
+            kept = sorted(set(old.column("property").to_pylist()))
+            table = pa.concat_tables([old, table])
         tmp = directory / f".{name}.{os.getpid()}.tmp"
         try:
             pq.write_table(table, tmp)
@@ -258,3 +299,4 @@ def store(root: Path, experiment_id: int, tables: dict[str, pa.Table]) -> None:
         finally:
             tmp.unlink(missing_ok=True)
     database.write_catalog(root)
+    return kept

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 from pathlib import Path
 
 from . import catalog as catalog_mod
-from . import database, engine
+from . import database, engine, names
 from .errors import CosyError
 
 #: Fields of a result row in the JSON report, in order (documented in the README).
@@ -15,61 +16,217 @@ JSON_FIELDS = ("property", "parent", "callpath", "region", "location", "thread",
                "confidence", "severity", "value_s", "value", "unit", "is_problem", "details", "status")
 
 
-def _experiment(con, root: Path, wanted: str | None) -> dict:
+def choose_experiment(con, root: Path, wanted: str | None) -> dict:
+    """The experiment named or numbered ``wanted``; by default the latest trace (a profile or
+    summary input loaded later does not replace it), or the latest experiment if none is a trace."""
     rows = con.execute("SELECT * FROM experiments ORDER BY experiment_id").to_arrow_table().to_pylist()
     if not rows:
         raise CosyError(root, "holds no experiment")
     if wanted is None:
-        return rows[-1]
+        traces = [row for row in rows if not row["is_profile"]]
+        return (traces or rows)[-1]
     for row in rows:
         if row["name"] == wanted or str(row["experiment_id"]) == wanted:
             return row
     raise CosyError(root, f"no experiment '{wanted}' (have: {', '.join(r['name'] for r in rows)})")
 
 
-def run(db: str | os.PathLike, experiment: str | None = None, threshold: float = 0.01,
+def _unknown(what: str, name: str, known) -> CosyError:
+    close = difflib.get_close_matches(name, sorted(set(known)), n=3, cutoff=0.5)
+    return CosyError(what, f"'{name}' is unknown" + (f"; did you mean {', '.join(close)}?" if close else ""))
+
+
+def _check_selection(catalog: dict, properties: list[str] | None, params: dict) -> None:
+    """Unknown property or parameter names, and patterns asked for as properties, are user errors."""
+    for name in properties or []:
+        if name not in catalog:
+            raise _unknown("--property", name, catalog)
+        if catalog[name].kind == "pattern":
+            raise CosyError("--property", f"{name} is a pattern (the matches its properties aggregate), not a "
+                                          f"ranked property; query its rows with: cosydb sql DB "
+                                          f"\"SELECT * FROM {{{{ ref('{name}') }}}}\"")
+    declared = {p for prop in catalog.values() for p in prop.params}
+    for name in params:
+        if name not in declared:
+            raise _unknown("--param", name, declared)
+
+
+def _region(con, exp: dict, name: str | None, option: str) -> str | None:
+    """The region name as stored for ``name`` given mangled, demangled or as its short form."""
+    if name is None:
+        return None
+    stored = [n for n, in con.execute("SELECT DISTINCT name FROM regions WHERE experiment_id = ?",
+                                      [exp["experiment_id"]]).fetchall()]
+    if name in stored:
+        return name
+    for mode in ("full", "short"):
+        hits = sorted({n for n in stored if names.display(n, mode) == name})
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            raise CosyError(option, f"'{name}' names {len(hits)} regions of experiment '{exp['name']}': "
+                                    + ", ".join(names.demangle(n) for n in hits[:4]))
+    raise _unknown(option, name, stored + [names.short(n) for n in stored])
+
+
+def run(db: str | os.PathLike, experiment: str | None = None, threshold: float = 0.001,
         rank_basis: str | None = None, region: str | None = None, properties: list[str] | None = None,
         properties_dirs: list[Path] | tuple = (), params: dict | None = None, baseline: str | None = None) -> dict:
-    """Evaluate, store ``property_results`` and return the report as a dict (see ``JSON_FIELDS``).
-    ``baseline``: the sequential experiment (name or id) of the properties comparing two runs."""
+    """Evaluate, store ``property_results`` and return the report as a dict: ``problems`` (ranked,
+    see ``rank``), ``results`` (the rows whose condition holds above the threshold and those not
+    evaluable, see ``JSON_FIELDS``), ``not_evaluable`` (reason -> properties) and ``warnings``.
+    ``baseline``: the sequential experiment (name or id) of the properties comparing two runs.
+    With ``properties`` only their rows are replaced in ``property_results``."""
     root = Path(db)
     catalog = catalog_mod.load(properties_dirs)
+    params = dict(params or {})
+    _check_selection(catalog, properties, params)
     con = database.connect(root)
     try:
-        exp = _experiment(con, root, experiment)
-        base = _experiment(con, root, baseline) if baseline is not None else None
+        exp = choose_experiment(con, root, experiment)
+        base = choose_experiment(con, root, baseline) if baseline is not None else None
         if base is not None and base["experiment_id"] == exp["experiment_id"]:
             raise CosyError(root, f"--baseline '{baseline}' is the experiment analysed")
-        values = dict(params or {}, p_rank_basis=rank_basis)
+        rank_basis = _region(con, exp, rank_basis, "--rank-basis")
+        region = _region(con, exp, region, "--region")
+        values = dict(params, p_rank_basis=rank_basis)
         if region is not None:
             values["p_region"] = region
         selected = list(properties) if properties else None
         status = engine.evaluate(con, catalog, exp["experiment_id"], values,
                                  sorted(set(selected) | {"rank_basis"}) if selected else None,
                                  base["experiment_id"] if base else None)
-        if status.get("rank_basis_paths") == "evaluated":
-            if not con.execute("SELECT count(*) FROM prop_rank_basis_paths").fetchone()[0]:
-                raise CosyError(root, f"rank-basis region '{rank_basis}' not found in experiment '{exp['name']}'")
         table = engine.results(con, catalog, exp["experiment_id"], status, threshold, rank_basis)
         stored = {database.RESULTS_TABLE: table}
         if status.get("time_cube") == "evaluated":
             stored[database.CUBE_TABLE] = engine.cube(con)
+        others = con.execute("SELECT name, is_profile FROM experiments WHERE experiment_id <> ? ORDER BY experiment_id",
+                             [exp["experiment_id"]]).fetchall()
+        warnings = con.execute("""
+            SELECT "check", detail, sum(count)::BIGINT AS count, count(DISTINCT location_id) AS locations
+            FROM load_warnings WHERE experiment_id = ? GROUP BY ALL ORDER BY "check", detail""",
+                               [exp["experiment_id"]]).to_arrow_table().to_pylist()
     finally:
         con.close()
-    engine.store(root, exp["experiment_id"], stored)
-    rows = [r for r in table.to_pylist() if _listed(r, threshold)]
+    kept = engine.store(root, exp["experiment_id"], stored,
+                        replace_properties=[n for n in status if catalog[n].kind == "property"] if selected else None)
+    rows = table.to_pylist()
     if selected:
         rows = [r for r in rows if r["property"] in selected]
-    problems = [r for r in rows if r["is_problem"]]
-    bottleneck = max(problems, key=lambda r: r["severity"]) if problems else None
+    problems = rank(rows, catalog, threshold)
+    listed = [r for r in rows if r["status"] != "evaluated" or r["condition"] and (threshold <= 0 or r["is_problem"])]
+    not_evaluable: dict[str, list[str]] = {}
+    for r in rows:
+        if r["status"] != "evaluated":
+            not_evaluable.setdefault(r["status"].removeprefix("not evaluable: "), []).append(r["property"])
     return dict(
         experiment={k: exp[k] for k in ("experiment_id", "name", "source_path", "format", "number_of_events",
-                                        "number_of_locations")}
+                                        "number_of_locations", "is_profile")}
         | dict(threshold=threshold, rank_basis=rank_basis, region=region,
-               baseline=base["name"] if base else None),
-        bottleneck=f"{bottleneck['property']} at {where(bottleneck)}" if bottleneck else None,
-        results=[_json_row(r) for r in rows],
+               baseline=base["name"] if base else None,
+               other_experiments=[dict(name=n, is_profile=p) for n, p in others],
+               kept_results_of=kept),
+        bottleneck=f"{problems[0]['property']} at {problems[0]['where']}" if problems else None,
+        problems=problems,
+        results=[_json_row(r) for r in listed],
+        not_evaluable=not_evaluable,
+        warnings=warnings,
     )
+
+
+def rank(rows: list[dict], catalog: dict, threshold: float) -> list[dict]:
+    """The problems of one evaluation: one entry per property, most severe first.
+
+    A property's places are its all-process rows whose condition holds, at their most
+    specific call paths (a wait state's rows are exclusive; another property's row at
+    ``main`` is the sum of the rows below it, so only its deepest rows count). Wait states (``wait_state: true``) explain where time went: a
+    wait state holding where its ancestor property holds is part of that row (``parts``:
+    "of which"), and the other properties holding at a wait state's call path (or, for a
+    function as a whole, at its calls) are listed on that row (``also``) instead of on their
+    own. An entry's value and severity are the sums over its places (disjoint call paths);
+    it is a problem when its severity exceeds ``threshold``. Each entry and place carries
+    its locations, most affected first."""
+    candidates = [r for r in rows if r["status"] == "evaluated" and r["condition"] and r["location_id"] is None
+                  and r["property"] in catalog and (r["severity"] or 0) > 0]
+    paths_of: dict[str, set] = {}
+    for r in candidates:
+        if r["callpath"] is not None:
+            paths_of.setdefault(r["property"], set()).add(r["callpath"])
+    # a wait state's rows are exclusive (each call path its own waiting); another property's
+    # row at a call path holds the rows below it, so only its deepest rows count
+    leaves = [r for r in candidates if r["callpath"] is None or catalog[r["property"]].wait_state
+              or not any(p.startswith(r["callpath"] + "/") for p in paths_of[r["property"]])]
+    located: dict[tuple, list] = {}
+    for r in rows:
+        if r["status"] == "evaluated" and r["location_id"] is not None and r["condition"] and r["value"]:
+            key = (r["property"], r["callpath"], r["region"], r["condition_id"])
+            located.setdefault(key, []).append(dict(rank=r["rank"], thread=r["thread"], value=r["value"]))
+
+    def place(r: dict) -> dict:
+        return dict(property=r["property"], where=where(r), callpath=r["callpath"], region=r["region"],
+                    condition_id=r["condition_id"], value=r["value"], severity=r["severity"],
+                    confidence=r["confidence"], unit=r["unit"],
+                    locations=_most_affected(located.get((r["property"], r["callpath"], r["region"],
+                                                          r["condition_id"]), [])),
+                    parts=[], also=[])
+
+    def ancestors(name: str) -> list[str]:
+        up, chain = catalog[name].parent, []
+        while up is not None:
+            chain.append(up)
+            up = catalog[up].parent
+        return chain
+
+    places: list[dict] = []
+    waits_at: dict[str, list[dict]] = {}
+    for r in sorted((r for r in leaves if catalog[r["property"]].wait_state),
+                    key=lambda r: (len(ancestors(r["property"])), -r["severity"])):
+        owner = next((p for p in waits_at.get(where(r), []) if p["property"] in ancestors(r["property"])), None)
+        if owner is not None:
+            owner["parts"].append(place(r))
+            continue
+        places.append(place(r))
+        waits_at.setdefault(where(r), []).append(places[-1])
+    # the others, most severe first: on the wait state at their place, else on the most severe
+    # other property already there, else a place of their own
+    others_at: dict[str, dict] = {}
+    for r in sorted((r for r in leaves if not catalog[r["property"]].wait_state), key=lambda r: -r["severity"]):
+        hosts = waits_at.get(r["callpath"], []) if r["callpath"] is not None else [
+            p for p in places if p["callpath"] is not None and p["region"] == r["region"]
+            and catalog[p["property"]].wait_state]
+        if hosts:
+            max(hosts, key=lambda p: p["severity"])["also"].append(place(r))
+        elif where(r) in others_at:
+            others_at[where(r)]["also"].append(place(r))
+        else:
+            places.append(place(r))
+            others_at[where(r)] = places[-1]
+
+    entries: dict[str, dict] = {}
+    for p in sorted(places, key=lambda p: -p["severity"]):
+        e = entries.setdefault(p["property"], dict(
+            property=p["property"], info=catalog[p["property"]].info, unit=p["unit"], value=0.0, severity=0.0,
+            where=p["where"], places=[], parts={}, also=[]))
+        e["value"] += p["value"]
+        e["severity"] += p["severity"]
+        e["places"].append(p)
+        for part in p["parts"]:
+            e["parts"][part["property"]] = e["parts"].get(part["property"], 0.0) + part["value"]
+    for e in entries.values():
+        e["also"] = [a["property"] for a in e["places"][0]["also"]]  # at the place shown
+        e["locations"] = _most_affected([x for p in e["places"] for x in p["locations"]])
+        e["parts"] = [dict(property=k, value=v) for k, v in sorted(e["parts"].items(), key=lambda kv: -kv[1])]
+    return sorted((e for e in entries.values() if e["severity"] > threshold),
+                  key=lambda e: (-e["severity"], e["property"]))
+
+
+def _most_affected(located: list[dict]) -> list[dict]:
+    """Values per (rank, thread) summed, largest first."""
+    total: dict[tuple, float] = {}
+    for x in located:
+        key = (x["rank"], x["thread"] or 0)
+        total[key] = total.get(key, 0.0) + x["value"]
+    return [dict(rank=k[0], thread=k[1], value=v) for k, v in sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
 def cube(db: str | os.PathLike, experiment: str | None = None) -> dict:
@@ -79,7 +236,7 @@ def cube(db: str | os.PathLike, experiment: str | None = None) -> dict:
     root = Path(db)
     con = database.connect(root)
     try:
-        exp = _experiment(con, root, experiment)
+        exp = choose_experiment(con, root, experiment)
         status = engine.evaluate(con, catalog_mod.load(), exp["experiment_id"], {}, ["time_cube"])
         if status["time_cube"] != "evaluated":
             raise CosyError(root, f"experiment '{exp['name']}': severity cube {status['time_cube']}")
@@ -115,14 +272,6 @@ def cube(db: str | os.PathLike, experiment: str | None = None) -> dict:
 
     walk(None, 0)
     return dict(experiment={k: exp[k] for k in ("experiment_id", "name")}, metrics=metrics)
-
-
-def _listed(row: dict, threshold: float) -> bool:
-    """Problems (condition holds, severity above the threshold); with threshold 0 every row whose
-    condition holds; and every property that could not be evaluated."""
-    if row["status"] != "evaluated":
-        return True
-    return bool(row["condition"]) and (threshold <= 0 or row["is_problem"])
 
 
 def where(row: dict) -> str:
@@ -171,8 +320,8 @@ def diff(db: str | os.PathLike, a: str, b: str, properties: list[str] | None = N
     them per property and call path (all-process rows whose condition holds in either; rows
     of several conditions, e.g. variables, match by condition_id): value in a and b,
     change = b - a and relative change = change / a (NULL when a is 0)."""
-    runs = [run(db, experiment, 0.0, properties=properties, properties_dirs=properties_dirs, params=params)
-            for experiment in (a, b)]
+    runs = [run(db, name, 0.0, properties=properties, properties_dirs=properties_dirs, params=params)
+            for name in (a, b)]
     ids = [r["experiment"]["experiment_id"] for r in runs]
     con = database.connect(db)
     try:

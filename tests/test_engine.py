@@ -148,15 +148,15 @@ def test_report_cli_formats_and_errors(tmp_path):
     table = cosydb("report", db)
     assert table.returncode == 0 and "late_sender" in table.stdout and "bottleneck:" in table.stdout
     as_json = json.loads(cosydb("report", db, "--format", "json", "--property", "late_sender").stdout)
-    assert set(as_json) == {"experiment", "bottleneck", "results"}
+    assert set(as_json) == {"experiment", "bottleneck", "problems", "results", "not_evaluable", "warnings"}
     assert {r["property"] for r in as_json["results"]} == {"late_sender"}
     assert as_json["results"][0]["value_s"] == pytest.approx(400e-9) and as_json["results"][0]["unit"] == "s"
     rows = list(csv.DictReader(cosydb("report", db, "--format", "csv").stdout.splitlines()))
     assert {"property", "callpath", "severity", "value_s"} <= set(rows[0])
     missing = cosydb("report", db, "--rank-basis", "no_such_region")
-    assert missing.returncode == 2 and "rank-basis region 'no_such_region' not found" in missing.stderr
+    assert missing.returncode == 2 and "--rank-basis: 'no_such_region' is unknown" in missing.stderr
     unknown = cosydb("report", db, "--property", "nope")
-    assert unknown.returncode == 2 and "no such property" in unknown.stderr
+    assert unknown.returncode == 2 and "--property: 'nope' is unknown" in unknown.stderr
     listing = cosydb("properties")
     assert listing.returncode == 0 and "wrong_order_ls" in listing.stdout
     explained = cosydb("explain", "late_sender")

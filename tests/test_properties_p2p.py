@@ -259,7 +259,11 @@ def test_cost_family(tmp_path):
     assert rows(result, "io_cost") == {}
     row = next(r for r in result["results"] if r["property"] == "total_cost" and r["callpath"] == "prog")
     assert row["severity"] == pytest.approx((130 + 150) / 2000)
-    assert result["bottleneck"] == "total_cost at prog"
+    # ranked: the aggregates count at their deepest call path; the costs of MPI_Recv are one
+    # problem there (comm_cost 80 + ... ns), never total_cost at the program root
+    at_recv = next(e for e in result["problems"] if e["where"] == "prog/main/MPI_Recv")
+    assert {"total_cost", "comm_cost"} <= {at_recv["property"], *at_recv["also"]}
+    assert not any(p["where"] in ("prog", "prog/main") for e in result["problems"] for p in e["places"])
 
 
 def test_io_cost_counts_file_io_and_the_io_group(tmp_path):

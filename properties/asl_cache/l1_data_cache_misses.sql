@@ -8,7 +8,8 @@ description: |
   ASL §3.4.1.4 L1DataCacheMisses = CacheCost<L1DCacheCostFunc>:
   Costs = Summary(r, e).L1DCacheMisses (counter $p_counter over all processes), CONDITION
   Costs > 0, CONFIDENCE 1, SEVERITY Costs / (Summary(RankBasis, e).LoadInstr +
-  StoreInstr). value: the misses; details: their distribution over the processes.
+  StoreInstr). value: the misses; details: their distribution over the processes. Without
+  loads and stores (a zero denominator) the ratio is not evaluable: SEVERITY and CONDITION NULL.
 diagnosis: |
   Improve the locality of this code's memory accesses (blocking/tiling, contiguous
   data layout, fewer indirections), or reduce the data it touches.

@@ -3,24 +3,18 @@ kind: pattern
 parent: null
 unit: s
 requires: [trace]
-info: The ASL summary IdleTime of every call path and process, derived from the trace's wait states.
+info: The ASL summary IdleTime of every call path and process that waited (mpi_summary.idle_time_s).
 description: |
-  ASL §2.3.1 MPISummary.IdleTime, the time a call waits for its partners, measured
-  on the trace by the Scalasca wait-state patterns: late-sender waits at
-  receive-completing calls (mpi_latesender_matches), late-receiver waits at
-  send-completing calls (mpi_latereceiver_matches) and the waits in collectives
-  (mpi_collective_wait_matches: barrier, n-to-n, early reduce / scan, late broadcast). One row per (call path, location): idle_s.
+  ASL §2.3.1 / Appendix C MPISummary.IdleTime, the time the calls of a call path (with
+  its callees, as the summary's other times) wait for their partners: the column
+  idle_time_s of the view mpi_summary (sql/mpi_summary.sql), which defines it from the
+  trace's wait states - Scalasca's late-sender waits at receive-completing calls,
+  late-receiver waits at send-completing calls and the waits in collectives (barrier,
+  n-to-n, early reduce / scan, late broadcast). One row per (call path, location) with
+  IdleTime > 0: idle_s. A profile measures no IdleTime (idle_time_s NULL), hence
+  requires trace.
 diagnosis: Not a problem by itself; see the properties built on it.
 ---#}
-with waits as (
-    select callpath_id, location_id, idle_s from {{ ref('mpi_latesender_matches') }}
-    union all
-    select callpath_id, location_id, idle_s from {{ ref('mpi_latereceiver_matches') }}
-    union all
-    select callpath_id, location_id, idle_s from {{ ref('mpi_collective_wait_matches') }}
-    where metric in ('mpi_barrier_wait', 'mpi_wait_nxn', 'mpi_earlyreduce', 'mpi_earlyscan', 'mpi_latebroadcast')
-)
-
-select callpath_id, location_id, sum(idle_s) as idle_s
-from waits
-group by all
+select callpath_id, location_id, idle_time_s as idle_s
+from {{ ref('mpi_summary') }}
+where location_id is not null and idle_time_s > 0

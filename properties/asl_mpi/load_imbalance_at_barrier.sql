@@ -2,14 +2,16 @@
 kind: property
 parent: sync_cost
 unit: s
+wait_state: true
 info: An MPI_Barrier call where processes arrive at different times.
 description: |
   ASL §3.4.1.12 LoadImbalanceAtBarrier(FuncCall r), a property with two conditions,
   for call paths of MPI_Barrier:
   COND1 MaxWait = max - min of Incl over the processes (ProcessProfiles) > 0,
   severity MaxWait / (Duration(RankBasis, e) / e.NrProcessors);
-  COND2 Summary(r, e).IdleTime > 0 (idle_time), severity IdleTime / Duration(RankBasis, e).
-  As ASL intends, COND1 alone is evaluated where idle times cannot be measured (a profile).
+  COND2 Summary(r, e).IdleTime > 0 (mpi_summary.idle_time_s), severity IdleTime / Duration(RankBasis, e).
+  As ASL intends, COND1 alone is evaluated where idle times cannot be measured (a profile,
+  whose idle_time_s is NULL).
   CONFIDENCE 1; SEVERITY the MAX over the conditions that hold; condition_id names
   them; value: MaxWait or IdleTime, whichever is more severe.
 diagnosis: |
@@ -17,19 +19,11 @@ diagnosis: |
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
 with barrier_calls as (
-    select s.callpath_id, s.location_id, s.incl_s
+    select s.callpath_id, s.location_id, s.incl_s, s.idle_time_s
     from {{ ref('mpi_summary') }} as s
     join {{ ref('region_classes') }} as c using (region_id)
     where c.mpi_class = 'sync' and s.location_id is not null
 ),
-
-{% if has('trace') %}
-idle as (
-    select callpath_id, location_id, idle_s
-    from {{ ref('idle_time') }}
-    where callpath_id in (select callpath_id from barrier_calls)
-),
-{% endif %}
 
 processes as (
     select count(*) as n from {{ ref('processes') }}
@@ -43,14 +37,14 @@ conditions as (
         {{ asl.distribution('incl_s') }} as details
     from barrier_calls
     group by callpath_id
-    {% if has('trace') %}
 
     union all
 
-    select callpath_id, 'COND2', sum(idle_s), {{ asl.distribution('idle_s') }}
-    from idle
+    -- only where IdleTime is measured (NULL on a profile)
+    select callpath_id, 'COND2', sum(idle_time_s), {{ asl.distribution('idle_time_s') }}
+    from barrier_calls
+    where idle_time_s is not null
     group by callpath_id
-    {% endif %}
 ),
 
 rated as (

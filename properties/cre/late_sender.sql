@@ -2,6 +2,7 @@
 kind: property
 parent: comm_cost
 unit: s
+wait_state: true
 requires: [trace]
 info: Receivers wait in MPI_Recv because the matching MPI_Send started later.
 description: |

@@ -2,6 +2,7 @@
 kind: property
 parent: null
 unit: s
+wait_state: true
 requires: [trace, openmp]
 info: Time threads wait in implicit OpenMP barriers for the last thread of the team (Scalasca's omp_ibarrier_wait).
 description: |

@@ -2,6 +2,7 @@
 kind: property
 parent: null
 unit: s
+wait_state: true
 requires: [trace, openmp]
 info: CPU time reserved for OpenMP threads that they do not use (Scalasca's omp_idle_threads).
 description: |

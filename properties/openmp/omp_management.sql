@@ -2,6 +2,7 @@
 kind: property
 parent: null
 unit: s
+wait_state: true
 requires: [trace, openmp]
 info: Time OpenMP threads spend being forked into and joined from parallel regions (Scalasca's omp_management).
 description: |

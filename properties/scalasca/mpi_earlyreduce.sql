@@ -2,6 +2,7 @@
 kind: property
 parent: null
 unit: s
+wait_state: true
 requires: [trace]
 info: Time the root of a Reduce/Gather waits for the latest sender (Scalasca's mpi_earlyreduce).
 description: |

@@ -2,6 +2,7 @@
 kind: property
 parent: null
 unit: s
+wait_state: true
 requires: [trace]
 info: Time ranks need to finish MPI_Init after the first rank finished (Scalasca's mpi_init_completion).
 description: |

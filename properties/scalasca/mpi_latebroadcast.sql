@@ -2,6 +2,7 @@
 kind: property
 parent: null
 unit: s
+wait_state: true
 requires: [trace]
 info: Time ranks wait in a Bcast/Scatter for a late root (Scalasca's mpi_latebroadcast).
 description: |

@@ -2,6 +2,7 @@
 kind: property
 parent: null
 unit: s
+wait_state: true
 requires: [trace]
 info: Time senders wait for a receive that is posted late (Scalasca's mpi_latereceiver).
 description: |

@@ -2,6 +2,7 @@
 kind: property
 parent: null
 unit: s
+wait_state: true
 requires: [trace]
 info: Time receivers wait for a send that starts late (Scalasca's mpi_latesender).
 description: |

@@ -15,31 +15,6 @@ description: |
   Attributed to the receiver's completing call (callpath_id, location_id).
 diagnosis: See mpi_latesender.
 ---#}
-{% import 'templates/scalasca.sql' as scalasca %}
-with receive_matches as (
-    select * from {{ ref('receive_matches') }}
-),
-
-experiments as (
-    select * from {{ ref('experiments') }}
-),
-
-waits as (
-    select
-        m.callpath_id,
-        m.location_id,
-        m.recv_call_enter_seq,
-        m.recv_call,
-        m.send_location_id,
-        m.send_seq,
-        m.send_time,
-        m.recv_seq,
-        (least(m.send_call_enter_time, m.recv_call_leave_time)::bigint - m.recv_call_enter_time::bigint)
-            / x.timer_resolution as idle_s
-    from receive_matches as m
-    cross join experiments as x
-    where m.recv_call not like 'MPI\_Test%' escape '\'
-)
-
-{{ scalasca.largest_wait_per_call('waits', 'recv_call_enter_seq',
-                                   ['recv_call', 'send_location_id', 'send_seq', 'send_time', 'recv_seq']) }}
+-- One definition: the rule is the view sql/mpi_latesender_waits.sql, which the ASL summary's
+-- IdleTime (mpi_summary.idle_time_s) reads too.
+select * exclude (experiment_id) from {{ ref('mpi_latesender_waits') }}

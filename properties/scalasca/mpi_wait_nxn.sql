@@ -2,6 +2,7 @@
 kind: property
 parent: null
 unit: s
+wait_state: true
 requires: [trace]
 info: Time ranks wait in an n-to-n collective (Allreduce, Allgather, Alltoall, ...) for the last rank (Scalasca's mpi_wait_nxn).
 description: |

@@ -17,6 +17,20 @@ json_object(
 {%- endmacro %}
 
 
+{#- A ratio whose denominator is 0 (or NULL) is not evaluable: ratio() is then
+    NULL, never inf or NaN (a property row's severity is a finite number or
+    NULL, as the engine reports what it cannot evaluate), and evaluable()
+    makes the row's CONDITION NULL too, so that it is never a problem (nor
+    the bottleneck) and metaproperties do not count it as holding. -#}
+{% macro ratio(numerator, denominator) -%}
+({{ numerator }}) / nullif({{ denominator }}, 0)
+{%- endmacro %}
+
+{% macro evaluable(condition, denominator) -%}
+case when ({{ denominator }}) <> 0 then {{ condition }} end
+{%- endmacro %}
+
+
 {#- Cost<CostFunc> (ASL §3.4.1.2): per call path over all processes,
     CONDITION cost > 0, CONFIDENCE 1, SEVERITY cost / Duration(RankBasis, e).
     cost_column: an expression over summary, default mpi_summary (the ASL
@@ -38,17 +52,18 @@ with per_location as (
     (callpath_id, location_id) with a value: value = their sum / per,
     CONDITION value > 0, CONFIDENCE 1, SEVERITY value / denominator; details:
     the distribution over the locations. source: the FROM clause of those rows
-    (and of the denominator). -#}
+    (and of the denominator). Where per or the denominator is 0, value (per)
+    or severity and condition are NULL (ratio(), evaluable()). -#}
 {% macro sum_over_processes(source, denominator, per='1') -%}
 select
     callpath_id,
     null::bigint as region_id,
     null::bigint as location_id,
     null::varchar as condition_id,
-    sum(value) > 0 as condition,
+    {{ evaluable('sum(value) > 0', '(' ~ per ~ ') * any_value(' ~ denominator ~ ')') }} as condition,
     1.0::double as confidence,
-    sum(value) / ({{ per }}) / any_value({{ denominator }}) as severity,
-    sum(value) / ({{ per }}) as value,
+    {{ ratio(ratio('sum(value)', per), 'any_value(' ~ denominator ~ ')') }} as severity,
+    {{ ratio('sum(value)', per) }} as value,
     {{ distribution() }} as details
 from {{ source }}
 group by callpath_id
@@ -85,9 +100,9 @@ select
     null::bigint as region_id,
     null::bigint as location_id,
     null::varchar as condition_id,
-    {{ condition }} as condition,
+    {{ evaluable(condition, 'rank_basis.basis_s') }} as condition,
     1.0::double as confidence,
-    value / rank_basis.basis_s as severity,
+    {{ ratio('value', 'rank_basis.basis_s') }} as severity,
     value,
     json_merge_patch(details, json_object(
         {%- for name in extras %}'{{ name }}', {{ name }}{{ ', ' if not loop.last }}{% endfor -%}
@@ -109,9 +124,9 @@ select
     region_id,
     null::bigint as location_id,
     null::varchar as condition_id,
-    value = max(value) over () and value > 0 as condition,
+    {{ evaluable('value = max(value) over () and value > 0', 'rank_basis.basis_s') }} as condition,
     1.0::double as confidence,
-    value / rank_basis.basis_s as severity,
+    {{ ratio('value', 'rank_basis.basis_s') }} as severity,
     value,
     details
 from {{ candidates }}
@@ -144,9 +159,9 @@ select
     null::bigint as region_id,
     location_id,
     null::varchar as condition_id,
-    value > 0 as condition,
+    {{ evaluable('value > 0', 'rank_basis.basis_s') }} as condition,
     {{ confidence }}::double as confidence,
-    value / rank_basis.basis_s as severity,
+    {{ ratio('value', 'rank_basis.basis_s') }} as severity,
     value,
     details
 from combined
@@ -298,7 +313,9 @@ group by callpath_id, region_id, location_id
     StoreInstr), the loads and stores being counters $p_load_counter and
     $p_store_counter. A summary counter of a call path is the sum of the
     exclusive counts over its call-path subtree (its inclusive count where
-    every region records counters, as Score-P does). -#}
+    every region records counters, as Score-P does). Without loads and stores
+    (LoadInstr + StoreInstr = 0) the ratio is not evaluable: SEVERITY and
+    CONDITION NULL. -#}
 {% macro cache_cost() -%}
 with counters as (
     select * from {{ ref('counter_summary') }}
@@ -331,7 +348,8 @@ instructions as (
 {#- CacheCostPerInstance<CostFunc> (ASL §3.4.1.18) as a pattern: one row per
     region instance (Exit re) with counter records: value = its count of
     $p_counter, CONDITION value > 0, SEVERITY value / (re.LoadInstr +
-    re.StoreInstr) over counters $p_load_counter and $p_store_counter. -#}
+    re.StoreInstr) over counters $p_load_counter and $p_store_counter; an
+    instance without loads and stores has SEVERITY and CONDITION NULL. -#}
 {% macro cache_cost_per_instance() -%}
 with per_instance as (
     select
@@ -351,8 +369,8 @@ select
     i.enter_s,
     p.value,
     p.instructions,
-    p.value > 0 as condition,
-    p.value / p.instructions as severity
+    {{ evaluable('p.value > 0', 'p.instructions') }} as condition,
+    {{ ratio('p.value', 'p.instructions') }} as severity
 from per_instance as p
 join {{ ref('region_instances') }} as i using (location_id, enter_seq)
 where p.value is not null

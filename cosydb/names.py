@@ -1,0 +1,89 @@
+"""Region names and call paths as a reader wants them: C++ names demangled, paths fitted to a width.
+
+Demangling uses ``cxxfilt``, a binding to the C++ runtime's own ``abi::__cxa_demangle`` (the
+demangler of ``c++filt``); a name it cannot demangle is shown as it is.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import cxxfilt
+
+ELLIPSIS = "…"
+
+
+@functools.lru_cache(maxsize=None)
+def demangle(name: str) -> str:
+    """The demangled form of an Itanium C++ name (``_Z...``); any other name unchanged."""
+    if not name.startswith("_Z"):
+        return name
+    try:
+        return cxxfilt.demangle(name, external_only=False) or name
+    except cxxfilt.Error:
+        return name
+
+
+def _without_groups(text: str, opening: str, closing: str, last_only: bool = False) -> str:
+    """``text`` without its balanced ``opening...closing`` groups (or only the last one at the end)."""
+    if last_only:
+        if not text.endswith(closing):
+            return text
+        depth = 0
+        for i in range(len(text) - 1, -1, -1):
+            depth += {closing: 1, opening: -1}.get(text[i], 0)
+            if depth == 0:
+                return text[:i]
+        return text
+    out, depth = [], 0
+    for ch in text:
+        if ch == opening:
+            depth += 1
+        elif ch == closing and depth:
+            depth -= 1
+        elif not depth:
+            out.append(ch)
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=None)
+def short(name: str) -> str:
+    """A C++ function's qualified name without return type, template arguments and parameters
+    (``void miniFE::cg_solve<...>(...)`` -> ``miniFE::cg_solve``); other names unchanged."""
+    full = demangle(name)
+    if full == name:
+        return name
+    text = full.removesuffix(" const")
+    text = _without_groups(text, "(", ")", last_only=True)
+    text = _without_groups(text, "<", ">") if "operator<" not in text else text
+    return text.rsplit(" ", 1)[-1] or full
+
+
+def display(name: str, mode: str = "short") -> str:
+    """A region name for display: ``short`` (default), ``full`` (demangled) or ``raw``."""
+    return {"short": short, "full": demangle, "raw": str}[mode](name)
+
+
+def path(callpath: str, mode: str = "short") -> str:
+    """A call path ``a/b/c`` with each region name shown in ``mode`` (see ``display``)."""
+    return "/".join(display(part, mode) for part in callpath.split("/"))
+
+
+def fit(callpath: str, width: int) -> str:
+    """The call path elided in the middle to at most ``width`` characters, keeping its root
+    and as many trailing segments as fit: ``main/…/exchange_externals/MPI_Wait``."""
+    if len(callpath) <= width:
+        return callpath
+    parts = callpath.split("/")
+    if len(parts) < 2:
+        return callpath[: max(width - 1, 0)] + ELLIPSIS
+    head, tail = parts[0], []
+    for part in reversed(parts[1:]):
+        candidate = "/".join([head, ELLIPSIS, part, *tail])
+        if len(candidate) > width and tail:
+            break
+        tail.insert(0, part)
+    text = "/".join([head, ELLIPSIS, *tail])
+    if len(text) > width:  # even root/…/leaf is too long: keep the leaf's end
+        text = ELLIPSIS + text[len(text) - width + 1:]
+    return text

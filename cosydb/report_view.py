@@ -1,0 +1,156 @@
+"""The text layout of ``cosydb report``: ranked problems fitted to a width, or the catalog tree."""
+
+from __future__ import annotations
+
+import re
+
+from . import names
+from .catalog import tree_order
+
+#: How names are shown: short C++ names (default), full demangled ones (--wide) or raw (--no-demangle).
+NAME_MODES = ("short", "full", "raw")
+
+
+def value_text(value: float | None, unit: str) -> str:
+    """A value with its unit, times in s, ms or µs ('1.5 s', '63.3 ms', '300 bytes'); '' for none."""
+    if value is None:
+        return ""
+    if unit == "s":
+        for scale, suffix in ((1, "s"), (1e-3, "ms"), (1e-6, "µs")):
+            if abs(value) >= scale or suffix == "µs":
+                return f"{value / scale:.3g} {suffix}"
+    return f"{value:.4g} {unit}"
+
+
+def locations_text(locations: list[dict], shown: int = 2) -> str:
+    """The locations most affected: '3, 5 (+4 more)'; a thread as 'rank:thread'."""
+    threads = any(x["thread"] for x in locations)
+    labels = [f"{x['rank']}:{x['thread'] or 0}" if threads else str(x["rank"]) for x in locations]
+    more = len(labels) - shown
+    return ", ".join(labels[:shown]) + (f" (+{more} more)" if more > 0 else "")
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(width - 1, 0)] + names.ELLIPSIS
+
+
+def _cut_before(text: str, suffix: str, width: int) -> str:
+    """``text`` cut so that ``text + suffix`` fits ``width``."""
+    return _cut(text, width - len(suffix)) + suffix
+
+
+def _info(text: str) -> str:
+    """A property's one-line info without the trailing reference ('(Scalasca's x)')."""
+    return text.split(" (Scalasca", 1)[0].split(" (ASL", 1)[0].rstrip(".") + "."
+
+
+def header(result: dict) -> list[str]:
+    exp = result["experiment"]
+    basis = names.short(exp["rank_basis"]) if exp["rank_basis"] else "whole run"
+    lines = [f"experiment {exp['experiment_id']}: {exp['name']}   rank basis: {basis}   "
+             f"threshold: {exp['threshold']:.3g} ({exp['threshold']:.1%} of the rank basis)"
+             + (f"   focus region: {exp['region']}" if exp["region"] else "")
+             + (f"   baseline: {exp['baseline']}" if exp["baseline"] else "")]
+    if exp["other_experiments"]:
+        others = ", ".join(o["name"] + (" (profile)" if o["is_profile"] else "") for o in exp["other_experiments"])
+        lines.append(f"  also in this database: {others} (choose with --experiment)")
+    return lines
+
+
+def problems(result: dict, width: int, mode: str = "short", wide: bool = False, top: int = 10,
+             show_all: bool = False) -> list[str]:
+    """The ranked problems, each with what it is, what it contains and what else holds there;
+    then the bottleneck, what could not be evaluated, the load warnings and the notation.
+    No line is longer than ``width`` unless ``wide``."""
+    fit = (lambda text, w: text) if wide else _cut
+    entries = result["problems"]
+    shown = entries[:top]
+    lines = header(result)
+    if not entries:
+        lines.append("no problems above the threshold")
+    else:
+        name_w = max(len("problem"), *(len(e["property"]) for e in shown))
+        ranks = [locations_text(e["locations"]) for e in shown]
+        ranks_w = max(len("ranks most affected"), *(len(r) for r in ranks))
+        lead = f"  {'#':>2}  {'problem':<{name_w}}  {'value':>9}  {'severity':>8}  {'ranks most affected':<{ranks_w}}  "
+        where_w = max(width - len(lead), 20)
+        lines.append(fit(lead + "where (most specific call path)", width))
+        for i, (e, ranks_) in enumerate(zip(shown, ranks), 1):
+            where = names.path(e["where"], mode)
+            where = where if wide else names.fit(where, where_w)
+            lines.append(fit(f"  {i:>2}  {e['property']:<{name_w}}  {value_text(e['value'], e['unit']):>9}  "
+                             f"{e['severity']:>8.1%}  {ranks_:<{ranks_w}}  " + where, width))
+            pad = " " * 6
+            lines.append(fit(pad + _info(e["info"]), width))
+            if e["parts"]:
+                lines.append(fit(pad + "of which " + ", ".join(
+                    f"{p['property']} {value_text(p['value'], e['unit'])}" for p in e["parts"]), width))
+            extra = []
+            if len(e["places"]) > 1:
+                extra.append(f"+{len(e['places']) - 1} more call paths (--tree)")
+            if e["also"]:
+                extra.append("also holds here: " + ", ".join(e["also"]))
+            if extra:
+                lines.append(fit(pad + "; ".join(extra), width))
+        if len(entries) > top:
+            lines.append(f"  ({len(entries) - top} more problems: --top {len(entries)})")
+        b = entries[0]
+        lines.append(fit(f"bottleneck: {b['property']}, {value_text(b['value'], b['unit'])} ({b['severity']:.1%}) at "
+                         f"{names.path(b['where'], mode)}, ranks {locations_text(b['locations'])}", width))
+    lines += _not_evaluable(result, width, show_all) + _warnings(result, width)
+    lines.append(fit("value: summed over the problem's call paths; severity: for times, value / time of all "
+                     "processes in the rank basis; ranks: most affected first (r:t = thread t of rank r)", width))
+    return lines
+
+
+def _not_evaluable(result: dict, width: int, show_all: bool) -> list[str]:
+    missing = result["not_evaluable"]
+    if not missing:
+        return []
+    count = sum(len(v) for v in missing.values())
+    if show_all:
+        return [f"{count} properties not evaluable:"] + [
+            f"  {name}: {reason}" for reason, props in missing.items() for name in props]
+    reasons = ", ".join(re.sub(r"\s*\(.*?\)|^(no|needs) ", "", reason) for reason in missing)
+    return [_cut_before(f"{count} properties need data this experiment lacks: {reasons}", " - --all lists them", width)]
+
+
+def _warnings(result: dict, width: int) -> list[str]:
+    if not result["warnings"]:
+        return []
+    text = "; ".join(f"{w['check']}: {w['count']} x {w['detail']} on {w['locations']} location(s)"
+                     for w in result["warnings"])
+    return [_cut_before(f"load warnings: {text}", " (cosydb info for details)", width)]
+
+
+def tree(result: dict, catalog: dict, mode: str = "short", per_location: bool = False,
+         show_all: bool = False) -> list[str]:
+    """Every listed row in the catalog's hierarchy (aggregates included), as rows of columns,
+    then what could not be evaluated."""
+    from .report import where
+
+    rows = [r for r in result["results"] if r["status"] == "evaluated"]
+    shown = {r["property"] for r in rows}
+    table = [("property", "call path", "ranks", "severity", "value", "confidence")]
+    for prop, _ in tree_order(catalog):
+        mine = [r for r in rows if r["property"] == prop.name]
+        if not mine:
+            continue
+        depth, up = 0, prop.parent
+        while up is not None:  # indent under the listed ancestors only
+            depth += up in shown
+            up = catalog[up].parent
+        name = "  " * depth + prop.name
+        for r in mine:
+            if r["location"] is not None and not per_location:
+                continue
+            who = [dict(rank=x["location"], thread=x["thread"], value=x["value"]) for x in mine
+                   if where(x) == where(r) and x["location"] is not None]
+            if r["location"] is not None:
+                who = [dict(rank=r["location"], thread=r["thread"], value=r["value"])]
+            table.append((name, names.path(where(r), mode), locations_text(sorted(who, key=lambda x: -x["value"]), 99),
+                          f"{r['severity']:.4f}", value_text(r["value"], r["unit"]), f"{r['confidence']:g}"))
+            name = ""
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    return (header(result) + ["  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in table]
+            + _not_evaluable(result, 10**6, show_all))

@@ -1,0 +1,147 @@
+-- Scalasca's collective and MPI management wait states (reference/wait-states.md):
+-- one row per (metric, collective instance or Init/Finalize, location) that
+-- waited, idle_s > 0 (seconds).
+--
+-- Collectives: collective_instances on communicators of more than one rank,
+-- without calls that move no data (except barriers); B / X = MpiCollectiveBegin /
+-- End of the location's call, latest = max B and earliest_end = min X over the
+-- instance. Per location:
+--   mpi_barrier_wait / mpi_wait_nxn (MPI_Barrier / Allreduce, Allgather(v),
+--     Alltoall(v/w), Reduce_scatter(_block)):                 min(latest, X) - B
+--   mpi_barrier_completion / mpi_nxn_completion:  X - max(earliest_end, min(latest, X))
+--   mpi_earlyreduce (Reduce, Gather(v); root only):  min(latest B of the others, X) - B
+--   mpi_earlyscan (Scan, Exscan):               min(max B over ranks 0..me, X) - B
+--   mpi_latebroadcast (Bcast, Scatter(v); non-root ranks):   min(B of the root, X) - B
+-- Management, over all ranks with Enter E / Leave L of the call:
+--   mpi_init_completion (MPI_Init(_thread)):   L - max(min L, min(max E, L))
+--   mpi_finalize_wait (MPI_Finalize):          min(max E, L) - E
+--
+-- Columns: metric, callpath_id / location_id of the location's call, comm_id and
+-- instance_index (NULL for Init / Finalize), idle_s. The same rows as the
+-- Scalasca pattern mpi_collective_wait_matches (properties/scalasca, over
+-- mpi_collective_timings), which mpi_summary.idle_time_s needs as a table of
+-- sql/; tests/test_mpi_summary_idle.py checks that both agree.
+with instances as (
+    select
+        *,
+        case
+            when coll_op = 'BARRIER' then 'barrier'
+            when coll_op in ('ALLREDUCE', 'ALLGATHER', 'ALLGATHERV', 'ALLTOALL', 'ALLTOALLV', 'ALLTOALLW',
+                             'REDUCE_SCATTER', 'REDUCE_SCATTER_BLOCK') then 'nxn'
+            when coll_op in ('REDUCE', 'GATHER', 'GATHERV') then 'n_to_1'
+            when coll_op in ('BCAST', 'SCATTER', 'SCATTERV') then '1_to_n'
+            when coll_op in ('SCAN', 'EXSCAN') then 'scan'
+        end as class
+    from {{ ref('collective_instances') }}
+    where comm_size > 1 and (coll_op = 'BARRIER' or bytes_sent + bytes_received > 0)
+),
+
+-- every location's part in an instance, with the instance's reference times
+timings as (
+    select
+        experiment_id,
+        call_callpath_id as callpath_id,
+        location_id,
+        comm_id,
+        instance_index,
+        comm_rank,
+        class,
+        location_id = root_location_id as is_root,
+        begin_time,
+        end_time,
+        max(begin_time) over instance as latest_begin,
+        min(end_time) over instance as earliest_end,
+        max(case when location_id = root_location_id then begin_time end) over instance as root_begin,
+        max(case when location_id <> root_location_id then begin_time end) over instance as latest_sender_begin
+    from instances
+    window instance as (partition by experiment_id, comm_id, instance_index)
+),
+
+-- MPI_Init(_thread) and MPI_Finalize over all ranks, with their Enter / Leave
+management as (
+    select
+        i.experiment_id,
+        i.callpath_id,
+        i.location_id,
+        i.enter_time,
+        i.leave_time,
+        case when r.name = 'MPI_Finalize' then 'finalize' else 'init' end as call,
+        max(i.enter_time) over call_kind as latest_enter,
+        min(i.leave_time) over call_kind as earliest_leave
+    from {{ ref('region_instances') }} as i
+    join {{ ref('regions') }} as r
+        on r.experiment_id = i.experiment_id and r.region_id = i.region_id
+    where r.name in ('MPI_Init', 'MPI_Init_thread', 'MPI_Finalize')
+    window call_kind as (partition by i.experiment_id, r.name = 'MPI_Finalize')
+),
+
+waits as (
+    select
+        case class when 'barrier' then 'mpi_barrier_wait' else 'mpi_wait_nxn' end as metric,
+        experiment_id, callpath_id, location_id, comm_id, instance_index,
+        least(latest_begin, end_time)::bigint - begin_time::bigint as ticks
+    from timings
+    where class in ('barrier', 'nxn')
+
+    union all
+
+    select
+        case class when 'barrier' then 'mpi_barrier_completion' else 'mpi_nxn_completion' end,
+        experiment_id, callpath_id, location_id, comm_id, instance_index,
+        end_time::bigint - greatest(earliest_end, least(latest_begin, end_time))::bigint
+    from timings
+    where class in ('barrier', 'nxn')
+
+    union all
+
+    select 'mpi_earlyreduce', experiment_id, callpath_id, location_id, comm_id, instance_index,
+        least(latest_sender_begin, end_time)::bigint - begin_time::bigint
+    from timings
+    where class = 'n_to_1' and is_root
+
+    union all
+
+    select 'mpi_earlyscan', experiment_id, callpath_id, location_id, comm_id, instance_index,
+        least(scan_latest_begin, end_time)::bigint - begin_time::bigint
+    from (
+        select
+            *,
+            max(begin_time) over (partition by experiment_id, comm_id, instance_index order by comm_rank)
+                as scan_latest_begin
+        from timings
+        where class = 'scan'
+    )
+
+    union all
+
+    select 'mpi_latebroadcast', experiment_id, callpath_id, location_id, comm_id, instance_index,
+        least(root_begin, end_time)::bigint - begin_time::bigint
+    from timings
+    where class = '1_to_n' and not is_root
+
+    union all
+
+    select 'mpi_init_completion', experiment_id, callpath_id, location_id, null, null,
+        leave_time::bigint - greatest(earliest_leave, least(latest_enter, leave_time))::bigint
+    from management
+    where call = 'init'
+
+    union all
+
+    select 'mpi_finalize_wait', experiment_id, callpath_id, location_id, null, null,
+        least(latest_enter, leave_time)::bigint - enter_time::bigint
+    from management
+    where call = 'finalize'
+)
+
+select
+    w.metric,
+    w.experiment_id,
+    w.callpath_id,
+    w.location_id,
+    w.comm_id,
+    w.instance_index,
+    w.ticks / x.timer_resolution as idle_s
+from waits as w
+join {{ ref('experiments') }} as x using (experiment_id)
+where w.ticks > 0

@@ -1,0 +1,175 @@
+"""IdleTime of the ASL MPISummary (Appendix C) as mpi_summary.idle_time_s.
+
+The column sums, over the call path's subtree, Scalasca's wait states of a trace (late
+sender, late receiver, collective waits; sql/mpi_latesender_waits.sql,
+mpi_latereceiver_waits.sql, mpi_collective_waits.sql); a profile measures none (NULL).
+The pattern idle_time and the ASL properties over IdleTime read that column.
+
+Every expected value is computed by hand from the timings the scenario constructs
+(1 tick = 1 ns), never from an earlier output of cosydb.
+"""
+
+import csv
+
+import pytest
+
+from cosydb import catalog, database, engine
+from cosydb.fixtures.generator import TraceBuilder
+from cosydb.fixtures.profile_builder import ProfileBuilder
+from cosydb.load import load
+
+from conftest import SCALASCA_TRACES, load_built, real_trace, rows
+
+NS = 1e-9
+END = 2000
+
+
+def wait_run():
+    """2 ranks. In solve, rank 1 waits in MPI_Recv 100..600 for rank 0's MPI_Send at 500
+    (late sender: min(500, 600) - 100 = 400) and rank 0's big MPI_Send 600..900 waits for
+    rank 1's MPI_Recv posted at 800 (late receiver: 800 - 600 = 200). Rank 0 enters the
+    barrier at 1200, rank 1 at 1400 (barrier wait of rank 0: min(1400, 1500) - 1200 = 200).
+    Then rank 1 waits in MPI_Wait from 1530 for an MPI_Isend at 1700 (min(1700, 1800) - 1530
+    = 170). Every other wait is <= 0: rank 1's second MPI_Recv min(600, 910) - 800, the first
+    message's late receiver 100 - 500, the Isend's completing Wait 1510 - 1720."""
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, END):
+        with b[0].open("solve", 0, 1000):
+            b[0].region("compute", 10, 490)
+            b[0].mpi_send(500, 520, dst=1, tag=0, nbytes=8)
+            b[0].mpi_send(600, 900, dst=1, tag=1, nbytes=1 << 20)
+        b[0].collective("MPI_Barrier", 1200, 1500)
+        b[0].mpi_isend(1700, 1710, dst=1, tag=2, nbytes=8, request=3)
+        b[0].mpi_wait(1720, 1730, requests=[3], call="MPI_Wait")
+    with b[1].open("main", 0, END):
+        with b[1].open("solve", 0, 1000):
+            b[1].mpi_recv(100, 600, src=0, tag=0, nbytes=8)
+            b[1].region("compute", 610, 790)
+            b[1].mpi_recv(800, 910, src=0, tag=1, nbytes=1 << 20)
+        b[1].collective("MPI_Barrier", 1400, 1500)
+        b[1].mpi_irecv(1510, 1520, src=0, tag=2, nbytes=8, request=7)
+        b[1].mpi_wait(1530, 1800, requests=[7], call="MPI_Wait")
+    return b
+
+
+def summary(con):
+    return {(r["path"], r["rank"]): r["idle_time_s"] for r in rows(con, """
+        SELECT c.path, l.rank, s.idle_time_s FROM mpi_summary s JOIN callpaths c USING (experiment_id, callpath_id)
+        LEFT JOIN locations l USING (experiment_id, location_id)""")}
+
+
+def test_idle_time_per_call_path_and_rank(tmp_path):
+    got = summary(load_built(wait_run(), tmp_path))
+    expected = {
+        # rank 0: the late receiver at its second MPI_Send, the barrier wait
+        ("prog/main/solve/MPI_Send", 0): 200, ("prog/main/solve/compute", 0): 0, ("prog/main/solve", 0): 200,
+        ("prog/main/MPI_Barrier", 0): 200, ("prog/main/MPI_Isend", 0): 0, ("prog/main/MPI_Wait", 0): 0,
+        ("prog/main", 0): 400, ("prog", 0): 400,
+        # rank 1: the late sender at its first MPI_Recv and at the MPI_Wait completing the Irecv
+        ("prog/main/solve/MPI_Recv", 1): 400, ("prog/main/solve/compute", 1): 0, ("prog/main/solve", 1): 400,
+        ("prog/main/MPI_Barrier", 1): 0, ("prog/main/MPI_Irecv", 1): 0, ("prog/main/MPI_Wait", 1): 170,
+        ("prog/main", 1): 570, ("prog", 1): 570,
+        # over all processes (location NULL)
+        ("prog/main/solve/MPI_Send", None): 200, ("prog/main/solve/MPI_Recv", None): 400,
+        ("prog/main/solve/compute", None): 0, ("prog/main/solve", None): 600, ("prog/main/MPI_Barrier", None): 200,
+        ("prog/main/MPI_Isend", None): 0, ("prog/main/MPI_Irecv", None): 0, ("prog/main/MPI_Wait", None): 170,
+        ("prog/main", None): 970, ("prog", None): 970,
+    }
+    assert got == {key: pytest.approx(ns * NS) for key, ns in expected.items()}
+
+
+def test_the_idle_time_entries_read_the_column(tmp_path):
+    con = load_built(wait_run(), tmp_path)
+    names = ["idle_time", "idle_late_sender", "idle_late_receiver", "load_imbalance_at_barrier"]
+    status = engine.evaluate(con, catalog.load(), 1, {}, names)
+    assert [status[n] for n in names] == ["evaluated"] * 4
+
+    def per_process(prop, column="value"):
+        return {(r["path"], r["rank"]): r[column] for r in rows(con, f"""
+            SELECT c.path, l.rank, p.* FROM prop_{prop} p JOIN callpaths c ON c.experiment_id = 1
+            AND c.callpath_id = p.callpath_id JOIN locations l ON l.experiment_id = 1 AND l.location_id = p.location_id""")}
+
+    # idle_time: the rows of mpi_summary with IdleTime > 0
+    assert per_process("idle_time", "idle_s") == pytest.approx({
+        ("prog/main/solve/MPI_Send", 0): 200 * NS, ("prog/main/solve", 0): 200 * NS, ("prog/main/MPI_Barrier", 0): 200 * NS,
+        ("prog/main", 0): 400 * NS, ("prog", 0): 400 * NS, ("prog/main/solve/MPI_Recv", 1): 400 * NS,
+        ("prog/main/solve", 1): 400 * NS, ("prog/main/MPI_Wait", 1): 170 * NS, ("prog/main", 1): 570 * NS,
+        ("prog", 1): 570 * NS})
+    # ASL LateSender(FuncCall r) at receive calls (not MPI_Wait), LateReceiver at blocking sends
+    assert per_process("idle_late_sender") == {("prog/main/solve/MPI_Recv", 1): pytest.approx(400 * NS)}
+    assert per_process("idle_late_receiver") == {("prog/main/solve/MPI_Send", 0): pytest.approx(200 * NS)}
+    # LoadImbalanceAtBarrier: COND1 MaxWait = Incl 300 - 100, severity 200 / (2 * END / 2);
+    # COND2 IdleTime 200, severity 200 / (2 * END)
+    [barrier] = rows(con, "SELECT * FROM prop_load_imbalance_at_barrier")
+    assert barrier["condition_id"] == "COND1,COND2" and barrier["value"] == pytest.approx(200 * NS)
+    assert barrier["severity"] == pytest.approx(200 / END)
+
+
+def test_a_profile_does_not_measure_idle_time(tmp_path):
+    p = ProfileBuilder(2)
+    for r in (0, 1):
+        p.add("prog", r, visits=1)
+        p.add("prog/main", r, visits=1, time=1.0)
+    p.add("prog/main/MPI_Recv", 1, visits=10, time=0.75, bytes_received=80)
+    p.add("prog/main/MPI_Barrier", 0, visits=1, time=0.5)
+    p.add("prog/main/MPI_Barrier", 1, visits=1, time=0.1)
+    load(p.write(tmp_path / "run" / "profile.cubex"), tmp_path / "p.cosydb")
+    con = database.connect(tmp_path / "p.cosydb")
+    got = summary(con)
+    assert ("prog/main/MPI_Recv", 1) in got and set(got.values()) == {None}
+    # so LoadImbalanceAtBarrier has COND1 only (max - min Incl = 0.5 - 0.1), and idle_time is not evaluable
+    status = engine.evaluate(con, catalog.load(), 1, {}, ["load_imbalance_at_barrier", "idle_time"])
+    assert status["idle_time"] == "not evaluable: needs a trace"
+    [barrier] = rows(con, "SELECT * FROM prop_load_imbalance_at_barrier")
+    assert barrier["condition_id"] == "COND1" and barrier["value"] == pytest.approx(0.4)
+
+
+def waits_of_sql_and_patterns(con, experiment_id=1):
+    """The wait states of the sql/ views and of the Scalasca patterns they mirror, as sets."""
+    status = engine.evaluate(con, catalog.load(), experiment_id, {},
+                             ["mpi_latesender_matches", "mpi_latereceiver_matches", "mpi_collective_wait_matches"])
+    assert set(status.values()) == {"evaluated"}
+    # the call instance, its idle time and its number of messages (the carried columns of a
+    # call whose messages tie on the largest idle are an arbitrary one of them in both)
+    pairs = {
+        "late sender": ("callpath_id, location_id, recv_call_enter_seq, round(idle_s, 15), messages",
+                        "mpi_latesender_waits", "prop_mpi_latesender_matches"),
+        "late receiver": ("callpath_id, location_id, send_complete_call_enter_seq, round(idle_s, 15), messages",
+                          "mpi_latereceiver_waits", "prop_mpi_latereceiver_matches"),
+        "collective": ("metric, callpath_id, location_id, comm_id, instance_index, round(idle_s, 15)",
+                       "mpi_collective_waits", "prop_mpi_collective_wait_matches"),
+    }
+    got = {}
+    for kind, (columns, view, pattern) in pairs.items():
+        ours = con.execute(f"SELECT {columns} FROM {view} WHERE experiment_id = ?", [experiment_id]).fetchall()
+        theirs = con.execute(f"SELECT {columns} FROM {pattern}").fetchall()
+        got[kind] = (sorted(ours, key=str), sorted(theirs, key=str))
+    return got
+
+
+def test_sql_wait_states_agree_with_the_scalasca_patterns(tmp_path):
+    for kind, (ours, theirs) in waits_of_sql_and_patterns(load_built(wait_run(), tmp_path)).items():
+        assert ours == theirs, kind
+        assert ours, kind
+
+
+IDLE_METRICS = ("mpi_latesender", "mpi_latereceiver", "mpi_barrier_wait", "mpi_wait_nxn", "mpi_earlyreduce",
+                "mpi_earlyscan", "mpi_latebroadcast")
+
+
+@pytest.mark.parametrize("trace", SCALASCA_TRACES)
+def test_sql_wait_states_agree_with_the_scalasca_patterns_on_real_traces(real_db, trace):
+    con = database.connect(real_db(trace))
+    try:
+        for kind, (ours, theirs) in waits_of_sql_and_patterns(con).items():
+            assert ours == theirs, kind
+        # the whole run's IdleTime is the total of those Scalasca 2.6 metrics in its own analysis
+        folder = real_trace(trace)
+        with open(next((folder / "scalasca").glob("*.totals.csv"))) as f:
+            totals = {r["metric"]: float(r["total"]) for r in csv.DictReader(f)}
+        idle, = con.execute("""
+            SELECT sum(s.idle_time_s) FROM mpi_summary s JOIN callpaths c USING (experiment_id, callpath_id)
+            WHERE c.parent_id IS NULL AND s.location_id IS NULL""").fetchone()
+        assert idle == pytest.approx(sum(totals[m] for m in IDLE_METRICS), rel=1e-5)
+    finally:
+        con.close()
