@@ -181,6 +181,15 @@ def load(extra_dirs: list[Path] | tuple = ()) -> dict[str, Property]:
     return catalog
 
 
+def ancestors(catalog: dict[str, Property], name: str) -> list[str]:
+    """The parent chain of ``name``, nearest first."""
+    chain, up = [], catalog[name].parent
+    while up is not None:
+        chain.append(up)
+        up = catalog[up].parent
+    return chain
+
+
 def tree_order(catalog: dict[str, Property]) -> list[tuple[Property, int]]:
     """Every property with its depth, parents before children, siblings by name."""
     children: dict[str | None, list[Property]] = {}

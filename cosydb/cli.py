@@ -73,13 +73,18 @@ def load(
         what = f"{meta['creator']} input of {meta['summary_regions']} regions"
     out.print(f"loaded {what} from {meta['number_of_locations']} locations "
               f"as experiment {meta['experiment_id']} '{meta['name']}' into {meta['db']}")
-    grouped: dict = {}
-    for w in meta["warnings"]:
-        count, places = grouped.get((w["check"], w["detail"]), (0, set()))
-        grouped[(w["check"], w["detail"])] = (count + w["count"], places | {w["location_id"]} - {None})
-    for (check, detail), (count, places) in grouped.items():
-        where = f" on {len(places)} location(s)" if places else ""
-        err.print(f"warning: {check}: {count} x {detail}{where} (cosydb info for details)", markup=False, soft_wrap=True)
+    if meta["warnings"]:
+        from .info import warning_text, warnings
+
+        def grouped():
+            con = database.connect(meta["db"])
+            try:
+                return warnings(con, meta["experiment_id"])
+            finally:
+                con.close()
+
+        for w in _guard(grouped):
+            err.print(f"warning: {warning_text(w)} (cosydb info for details)", markup=False, soft_wrap=True)
 
 
 @app.command()
@@ -88,7 +93,7 @@ def info(db: Path = typer.Argument(..., help="Database directory.")):
 
     Example: cosydb info run.cosydb
     """
-    from .info import describe
+    from .info import describe, warning_text
 
     def body():
         con = database.connect(db)
@@ -120,8 +125,7 @@ def info(db: Path = typer.Argument(..., help="Database directory.")):
             out.print(table)
         if exp["warnings"]:
             for w in exp["warnings"]:
-                out.print(f"  warning: {w['check']}: {w['count']} x {w['detail']} "
-                          f"on {w['locations']} location(s)", markup=False)
+                out.print(f"  warning: {warning_text(w)}", markup=False)
         else:
             out.print("  no warnings")
 
@@ -144,15 +148,15 @@ def sql(
     def body():
         con = database.connect(db)
         try:
-            text = query
+            text, params = query, {}
             if "{{" in query:
                 from .catalog import load as load_catalog
                 from .engine import resolve_refs
                 from .report import choose_experiment
 
                 exp = choose_experiment(con, Path(db), experiment)
-                text = resolve_refs(con, load_catalog(), exp["experiment_id"], query)
-            return con.execute(text).to_arrow_table()
+                text, params = resolve_refs(con, load_catalog(), exp["experiment_id"], query)
+            return con.execute(text, params).to_arrow_table()
         finally:
             con.close()
 

@@ -15,7 +15,8 @@ Layout::
 
 The catalog holds no data: its views read the Parquet files by absolute path,
 so ``duckdb run.cosydb/cosydb.duckdb`` works in the stock DuckDB shell. If the
-directory is moved, cosydb rewrites the catalog the next time it opens it.
+directory is moved, or the views of sql/ changed, cosydb rewrites the catalog the
+next time it opens it.
 """
 
 from __future__ import annotations
@@ -135,8 +136,10 @@ def write_catalog(root: Path) -> None:
     try:
         con = duckdb.connect(str(tmp))
         try:
-            con.execute("CREATE TABLE cosydb_catalog (root VARCHAR, schema_version INTEGER, tool_version VARCHAR)")
-            con.execute("INSERT INTO cosydb_catalog VALUES (?, ?, ?)", [str(root), SCHEMA_VERSION, __version__])
+            con.execute("CREATE TABLE cosydb_catalog (root VARCHAR, schema_version INTEGER, tool_version VARCHAR, "
+                        "sql_fingerprint VARCHAR)")
+            con.execute("INSERT INTO cosydb_catalog VALUES (?, ?, ?, ?)",
+                        [str(root), SCHEMA_VERSION, __version__, sqlviews.fingerprint()])
             create_views(con, [(int(d.name), d) for d in dirs])
         finally:
             con.close()
@@ -147,7 +150,8 @@ def write_catalog(root: Path) -> None:
 
 
 def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyConnection:
-    """Open the database at ``root``, rewriting its catalog first if the directory moved."""
+    """Open the database at ``root``, rewriting its catalog first if the directory moved or
+    the sql/ definitions changed since it was written."""
     root = Path(root)
     if not root.exists():
         raise CosyError(root, "no such database")
@@ -156,13 +160,15 @@ def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyC
     catalog = str(root / CATALOG)
     try:
         con = duckdb.connect(catalog, read_only=True)
-        stored_root, version = con.execute("SELECT root, schema_version FROM cosydb_catalog").fetchone()
+        cur = con.execute("SELECT * FROM cosydb_catalog")
+        stored = dict(zip((d[0] for d in cur.description), cur.fetchone()))
         con.close()
     except duckdb.Error as error:
         raise CosyError(catalog, f"unreadable catalog ({error})") from None
-    if version != SCHEMA_VERSION:
-        raise CosyError(root, f"schema version {version}; this cosydb reads version {SCHEMA_VERSION}")
-    if stored_root != str(root.resolve()):
+    if stored["schema_version"] != SCHEMA_VERSION:
+        raise CosyError(root, f"schema version {stored['schema_version']}; this cosydb reads version {SCHEMA_VERSION}")
+    # a moved directory, or views written by another version of sql/ (e.g. a new column)
+    if stored["root"] != str(root.resolve()) or stored.get("sql_fingerprint") != sqlviews.fingerprint():
         write_catalog(root)
     return duckdb.connect(catalog, read_only=read_only)
 

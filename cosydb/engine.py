@@ -22,7 +22,7 @@ from pathlib import Path
 import duckdb
 import jinja2
 import pyarrow as pa
-import pyarrow.compute  # noqa: F401  (pa.compute)
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import catalog as catalog_mod
@@ -47,20 +47,18 @@ def _environment(catalog: dict[str, Property]) -> jinja2.Environment:
                               keep_trailing_newline=True)
 
 
-def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
-           environment: jinja2.Environment | None = None, views: set[str] = frozenset(),
-           unmet: set[str] = frozenset()) -> Rendered:
-    """The SQL of one property with its ``ref()`` calls resolved; a ref to one of ``views``
-    reads the temporary table ``view_<name>`` that ``evaluate`` fills. ``has('trace')``
-    in a template is false when the requirement is in ``unmet`` (e.g. on a profile);
-    ``baseline_ref('x')`` reads table or view x of the baseline experiment."""
+def _referrer(catalog: dict[str, Property], sql_objects: set[str], views: set[str], where) -> tuple:
+    """The ``ref()`` of a template and the lists it fills: a property or pattern reads its
+    temporary table ``prop_<name>`` (appended to refs), a view of ``views`` the table
+    ``view_<name>`` (appended to the views used), another table or view of sql/ only the
+    experiment ``$p_experiment_id``. ``where`` names the template in errors."""
     refs: list[str] = []
     used_views: list[str] = []
 
     def ref(name: str) -> str:
         if name in catalog:
             if catalog[name].kind == "category":
-                raise CosyError(prop.path, f"ref('{name}') names a category, which has no rows")
+                raise CosyError(where, f"ref('{name}') names a category, which has no rows")
             refs.append(name)
             return f"prop_{name}"
         if name in views:
@@ -68,7 +66,19 @@ def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
             return f"view_{name}"
         if name in sql_objects:
             return f"(select * from {name} where experiment_id = $p_experiment_id)"
-        raise CosyError(prop.path, f"ref('{name}') names no property, pattern, table or view")
+        raise CosyError(where, f"ref('{name}') names no property, pattern, table or view")
+
+    return ref, refs, used_views
+
+
+def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
+           environment: jinja2.Environment | None = None, views: set[str] = frozenset(),
+           unmet: set[str] = frozenset()) -> Rendered:
+    """The SQL of one property with its ``ref()`` calls resolved; a ref to one of ``views``
+    reads the temporary table ``view_<name>`` that ``evaluate`` fills. ``has('trace')``
+    in a template is false when the requirement is in ``unmet`` (e.g. on a profile);
+    ``baseline_ref('x')`` reads table or view x of the baseline experiment."""
+    ref, refs, used_views = _referrer(catalog, sql_objects, views, prop.path)
 
     def baseline_ref(name: str) -> str:
         if name not in sql_objects:
@@ -198,31 +208,21 @@ def evaluate(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], exper
 
 
 def resolve_refs(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experiment_id: int,
-                 query: str) -> str:
-    """An ad-hoc query with ``{{ ref('name') }}`` resolved for one experiment: a pattern or
-    property is evaluated (with its default parameters) into ``prop_<name>``, a table or view
-    of sql/ reads only that experiment."""
-    wanted: list[str] = []
-    sql_objects = database.object_names()
-
-    def ref(name: str) -> str:
-        if name in catalog and catalog[name].kind != "category":
-            wanted.append(name)
-            return f"prop_{name}"
-        if name in sql_objects:
-            return f"(select * from {name} where experiment_id = {int(experiment_id)})"
-        raise CosyError(name, "ref() names no property, pattern, table or view (see `cosydb properties`)")
-
+                 query: str) -> tuple[str, dict]:
+    """An ad-hoc query with ``{{ ref('name') }}`` resolved for one experiment as in a property
+    file (a pattern or property is evaluated with its default parameters into
+    ``prop_<name>``), and the parameters to run it with."""
+    ref, refs, _ = _referrer(catalog, database.object_names(), frozenset(), "query")
     try:
         sql = jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(query).render(ref=ref)
     except jinja2.TemplateError as error:
         raise CosyError("query", f"template error: {error}") from None
-    if wanted:
-        status = evaluate(con, catalog, experiment_id, {}, sorted(set(wanted)))
-        blocked = [f"{name}: {status[name]}" for name in wanted if status[name] != "evaluated"]
+    if refs:
+        status = evaluate(con, catalog, experiment_id, {}, sorted(set(refs)))
+        blocked = [f"{name}: {status[name]}" for name in dict.fromkeys(refs) if status[name] != "evaluated"]
         if blocked:
             raise CosyError("query", "; ".join(blocked))
-    return sql
+    return sql, ({"p_experiment_id": experiment_id} if "$p_experiment_id" in sql else {})
 
 
 def results(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experiment_id: int,
@@ -288,8 +288,7 @@ def store(root: Path, experiment_id: int, tables: dict[str, pa.Table],
         target = directory / f"{name}.parquet"
         if name == database.RESULTS_TABLE and replace_properties is not None and target.exists():
             old = pq.read_table(target).cast(database.RESULT_SCHEMA)
-            keep = pa.compute.invert(pa.compute.is_in(old.column("property"), pa.array(replace_properties, pa.string())))
-            old = old.filter(keep)
+            old = old.filter(pc.invert(pc.is_in(old.column("property"), pa.array(replace_properties, pa.string()))))
             kept = sorted(set(old.column("property").to_pylist()))
             table = pa.concat_tables([old, table])
         tmp = directory / f".{name}.{os.getpid()}.tmp"

@@ -9,6 +9,18 @@ def _rows(con: duckdb.DuckDBPyConnection, sql: str, params=None) -> list[dict]:
     return con.execute(sql, params or []).to_arrow_table().to_pylist()
 
 
+def warnings(con: duckdb.DuckDBPyConnection, experiment_id: int) -> list[dict]:
+    """The experiment's load warnings per check and detail: total count and locations affected."""
+    return _rows(con, """
+        SELECT "check", detail, sum(count)::BIGINT AS count, count(DISTINCT location_id) AS locations
+        FROM load_warnings WHERE experiment_id = ? GROUP BY ALL ORDER BY "check", detail""", [experiment_id])
+
+
+def warning_text(w: dict) -> str:
+    """One grouped warning: 'clock_condition: 10 x receive completed before ... on 3 location(s)'."""
+    return f"{w['check']}: {w['count']} x {w['detail']}" + (f" on {w['locations']} location(s)" if w["locations"] else "")
+
+
 def describe(con: duckdb.DuckDBPyConnection) -> list[dict]:
     """One dict per experiment: metadata, sizes, event counts by type (a profile: its metrics), warnings."""
     result = []
@@ -34,8 +46,6 @@ def describe(con: duckdb.DuckDBPyConnection) -> list[dict]:
         exp["event_types"] = _rows(con, """
             SELECT type, sum(count)::BIGINT AS count, bool_and(has_payload) AS has_payload
             FROM record_counts WHERE experiment_id = ? GROUP BY type ORDER BY count DESC, type""", eid)
-        exp["warnings"] = _rows(con, """
-            SELECT "check", detail, sum(count)::BIGINT AS count, count(location_id) AS locations
-            FROM load_warnings WHERE experiment_id = ? GROUP BY ALL ORDER BY "check" """, eid)
+        exp["warnings"] = warnings(con, exp["experiment_id"])
         result.append(exp)
     return result

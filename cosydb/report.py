@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from . import catalog as catalog_mod
-from . import database, engine, names
+from . import database, engine, info, names
 from .errors import CosyError
 
 #: Fields of a result row in the JSON report, in order (documented in the README).
@@ -102,10 +102,7 @@ def run(db: str | os.PathLike, experiment: str | None = None, threshold: float =
             stored[database.CUBE_TABLE] = engine.cube(con)
         others = con.execute("SELECT name, is_profile FROM experiments WHERE experiment_id <> ? ORDER BY experiment_id",
                              [exp["experiment_id"]]).fetchall()
-        warnings = con.execute("""
-            SELECT "check", detail, sum(count)::BIGINT AS count, count(DISTINCT location_id) AS locations
-            FROM load_warnings WHERE experiment_id = ? GROUP BY ALL ORDER BY "check", detail""",
-                               [exp["experiment_id"]]).to_arrow_table().to_pylist()
+        warnings = info.warnings(con, exp["experiment_id"])
     finally:
         con.close()
     kept = engine.store(root, exp["experiment_id"], stored,
@@ -114,7 +111,7 @@ def run(db: str | os.PathLike, experiment: str | None = None, threshold: float =
     if selected:
         rows = [r for r in rows if r["property"] in selected]
     problems = rank(rows, catalog, threshold)
-    listed = [r for r in rows if r["status"] != "evaluated" or r["condition"] and (threshold <= 0 or r["is_problem"])]
+    listed = [r for r in rows if r["status"] != "evaluated" or (r["condition"] and (threshold <= 0 or r["is_problem"]))]
     not_evaluable: dict[str, list[str]] = {}
     for r in rows:
         if r["status"] != "evaluated":
@@ -139,8 +136,9 @@ def rank(rows: list[dict], catalog: dict, threshold: float) -> list[dict]:
 
     A property's places are its all-process rows whose condition holds, at their most
     specific call paths (a wait state's rows are exclusive; another property's row at
-    ``main`` is the sum of the rows below it, so only its deepest rows count). Wait states (``wait_state: true``) explain where time went: a
-    wait state holding where its ancestor property holds is part of that row (``parts``:
+    ``main`` is the sum of the rows below it, so only its deepest rows count). Wait states
+    (``wait_state: true``) explain where time went: a wait state holding where its ancestor
+    property holds is part of that row (``parts``:
     "of which"), and the other properties holding at a wait state's call path (or, for a
     function as a whole, at its calls) are listed on that row (``also``) instead of on their
     own. An entry's value and severity are the sums over its places (disjoint call paths);
@@ -148,14 +146,12 @@ def rank(rows: list[dict], catalog: dict, threshold: float) -> list[dict]:
     its locations, most affected first."""
     candidates = [r for r in rows if r["status"] == "evaluated" and r["condition"] and r["location_id"] is None
                   and r["property"] in catalog and (r["severity"] or 0) > 0]
-    paths_of: dict[str, set] = {}
-    for r in candidates:
-        if r["callpath"] is not None:
-            paths_of.setdefault(r["property"], set()).add(r["callpath"])
     # a wait state's rows are exclusive (each call path its own waiting); another property's
     # row at a call path holds the rows below it, so only its deepest rows count
+    above_a_row = {(r["property"], r["callpath"][:i]) for r in candidates if r["callpath"] is not None
+                   for i, ch in enumerate(r["callpath"]) if ch == "/"}
     leaves = [r for r in candidates if r["callpath"] is None or catalog[r["property"]].wait_state
-              or not any(p.startswith(r["callpath"] + "/") for p in paths_of[r["property"]])]
+              or (r["property"], r["callpath"]) not in above_a_row]
     located: dict[tuple, list] = {}
     for r in rows:
         if r["status"] == "evaluated" and r["location_id"] is not None and r["condition"] and r["value"]:
@@ -170,18 +166,12 @@ def rank(rows: list[dict], catalog: dict, threshold: float) -> list[dict]:
                                                           r["condition_id"]), [])),
                     parts=[], also=[])
 
-    def ancestors(name: str) -> list[str]:
-        up, chain = catalog[name].parent, []
-        while up is not None:
-            chain.append(up)
-            up = catalog[up].parent
-        return chain
-
     places: list[dict] = []
     waits_at: dict[str, list[dict]] = {}
     for r in sorted((r for r in leaves if catalog[r["property"]].wait_state),
-                    key=lambda r: (len(ancestors(r["property"])), -r["severity"])):
-        owner = next((p for p in waits_at.get(where(r), []) if p["property"] in ancestors(r["property"])), None)
+                    key=lambda r: (len(catalog_mod.ancestors(catalog, r["property"])), -r["severity"])):
+        parents = catalog_mod.ancestors(catalog, r["property"])
+        owner = next((p for p in waits_at.get(where(r), []) if p["property"] in parents), None)
         if owner is not None:
             owner["parts"].append(place(r))
             continue
@@ -279,27 +269,6 @@ def where(row: dict) -> str:
     if row["callpath"] is not None:
         return row["callpath"]
     return f"{row['region']} (all calls)" if row["region"] is not None else ""
-
-
-def ranks_text(ranks: list[int]) -> str:
-    """[0, 1, 2, 5] -> '0-2,5'."""
-    ranks = sorted(set(ranks))
-    parts, start = [], None
-    for i, r in enumerate(ranks):
-        if start is None:
-            start = r
-        if i + 1 == len(ranks) or ranks[i + 1] != r + 1:
-            parts.append(str(start) if start == r else f"{start}-{r}")
-            start = None
-    return ",".join(parts)
-
-
-def locations_text(locations: list[tuple]) -> str:
-    """(rank, thread) pairs -> '0-3' for master threads, '0-3:1' for thread 1 of ranks 0-3, ..."""
-    by_thread: dict = {}
-    for rank, thread in locations:
-        by_thread.setdefault(thread or 0, []).append(rank)
-    return " ".join(ranks_text(ranks) + (f":{thread}" if thread else "") for thread, ranks in sorted(by_thread.items()))
 
 
 def _json_row(row: dict) -> dict:

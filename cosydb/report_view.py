@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import re
 
-from . import names
-from .catalog import tree_order
-
-#: How names are shown: short C++ names (default), full demangled ones (--wide) or raw (--no-demangle).
-NAME_MODES = ("short", "full", "raw")
-
+from . import info, names
+from .catalog import ancestors, tree_order
 
 def value_text(value: float | None, unit: str) -> str:
     """A value with its unit, times in s, ms or µs ('1.5 s', '63.3 ms', '300 bytes'); '' for none."""
@@ -118,8 +114,7 @@ def _not_evaluable(result: dict, width: int, show_all: bool) -> list[str]:
 def _warnings(result: dict, width: int) -> list[str]:
     if not result["warnings"]:
         return []
-    text = "; ".join(f"{w['check']}: {w['count']} x {w['detail']} on {w['locations']} location(s)"
-                     for w in result["warnings"])
+    text = "; ".join(info.warning_text(w) for w in result["warnings"])
     return [_cut_before(f"load warnings: {text}", " (cosydb info for details)", width)]
 
 
@@ -136,10 +131,7 @@ def tree(result: dict, catalog: dict, mode: str = "short", per_location: bool = 
         mine = [r for r in rows if r["property"] == prop.name]
         if not mine:
             continue
-        depth, up = 0, prop.parent
-        while up is not None:  # indent under the listed ancestors only
-            depth += up in shown
-            up = catalog[up].parent
+        depth = sum(up in shown for up in ancestors(catalog, prop.name))  # under the listed ancestors only
         name = "  " * depth + prop.name
         for r in mine:
             if r["location"] is not None and not per_location:

@@ -15,6 +15,7 @@ matching) are materialised so that queries over them are fast.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Callable
@@ -67,6 +68,14 @@ def load_objects(package: str = "cosydb.sql") -> dict[str, SqlObject]:
             kind = "macro" if source.lstrip().startswith("-- macro:") else "view"
             objects[entry.name[:-4]] = SqlObject(entry.name[:-4], source, kind)
     return objects
+
+
+def fingerprint(package: str = "cosydb.sql") -> str:
+    """A digest of the package's SQL sources: a catalog written from other sources is rewritten."""
+    digest = hashlib.sha256()
+    for name, obj in load_objects(package).items():
+        digest.update(f"{name}\0{obj.source}\0".encode())
+    return digest.hexdigest()
 
 
 def ordered(objects: dict[str, SqlObject], base_tables: set[str]) -> list[SqlObject]:

@@ -2,8 +2,7 @@
 -- one row per (metric, collective instance or Init/Finalize, location) that
 -- waited, idle_s > 0 (seconds).
 --
--- Collectives: collective_instances on communicators of more than one rank,
--- without calls that move no data (except barriers); B / X = MpiCollectiveBegin /
+-- Collectives: the instances of collective_timings; B / X = MpiCollectiveBegin /
 -- End of the location's call, latest = max B and earliest_end = min X over the
 -- instance. Per location:
 --   mpi_barrier_wait / mpi_wait_nxn (MPI_Barrier / Allreduce, Allgather(v),
@@ -17,44 +16,10 @@
 --   mpi_finalize_wait (MPI_Finalize):          min(max E, L) - E
 --
 -- Columns: metric, callpath_id / location_id of the location's call, comm_id and
--- instance_index (NULL for Init / Finalize), idle_s. The same rows as the
--- Scalasca pattern mpi_collective_wait_matches (properties/scalasca, over
--- mpi_collective_timings), which mpi_summary.idle_time_s needs as a table of
--- sql/; tests/test_mpi_summary_idle.py checks that both agree.
-with instances as (
-    select
-        *,
-        case
-            when coll_op = 'BARRIER' then 'barrier'
-            when coll_op in ('ALLREDUCE', 'ALLGATHER', 'ALLGATHERV', 'ALLTOALL', 'ALLTOALLV', 'ALLTOALLW',
-                             'REDUCE_SCATTER', 'REDUCE_SCATTER_BLOCK') then 'nxn'
-            when coll_op in ('REDUCE', 'GATHER', 'GATHERV') then 'n_to_1'
-            when coll_op in ('BCAST', 'SCATTER', 'SCATTERV') then '1_to_n'
-            when coll_op in ('SCAN', 'EXSCAN') then 'scan'
-        end as class
-    from {{ ref('collective_instances') }}
-    where comm_size > 1 and (coll_op = 'BARRIER' or bytes_sent + bytes_received > 0)
-),
-
--- every location's part in an instance, with the instance's reference times
-timings as (
-    select
-        experiment_id,
-        call_callpath_id as callpath_id,
-        location_id,
-        comm_id,
-        instance_index,
-        comm_rank,
-        class,
-        location_id = root_location_id as is_root,
-        begin_time,
-        end_time,
-        max(begin_time) over instance as latest_begin,
-        min(end_time) over instance as earliest_end,
-        max(case when location_id = root_location_id then begin_time end) over instance as root_begin,
-        max(case when location_id <> root_location_id then begin_time end) over instance as latest_sender_begin
-    from instances
-    window instance as (partition by experiment_id, comm_id, instance_index)
+-- instance_index (NULL for Init / Finalize), idle_s. Read by the Scalasca
+-- pattern mpi_collective_wait_matches and by mpi_summary.idle_time_s.
+with timings as (
+    select * from {{ ref('collective_timings') }}
 ),
 
 -- MPI_Init(_thread) and MPI_Finalize over all ranks, with their Enter / Leave

@@ -19,9 +19,8 @@
 -- from the message with that largest wait send_complete_kind (block_send,
 -- wait_single, wait_multi), recv_location_id, recv_seq, send_seq; messages: how
 -- many of its sends the call completed with L(Scmp) > E(Rreq).
--- The same rows as the Scalasca pattern mpi_latereceiver_matches (properties/
--- scalasca), which mpi_summary.idle_time_s needs as a table of sql/;
--- tests/test_mpi_summary_idle.py checks that both agree.
+-- Read by the Scalasca pattern mpi_latereceiver_matches and by
+-- mpi_summary.idle_time_s.
 with messages as (
     select * from {{ ref('messages') }}
     where send_seq is not null and recv_seq is not null

@@ -14,9 +14,8 @@
 -- (the call instance), idle_s (> 0, seconds), and from the message with that
 -- largest wait recv_call (the completing call's name), send_location_id,
 -- send_seq, send_time, recv_seq; messages: how many messages the call completed.
--- The same rows as the Scalasca pattern mpi_latesender_matches (properties/
--- scalasca), which mpi_summary.idle_time_s needs as a table of sql/ (a view
--- cannot read a pattern); tests/test_mpi_summary_idle.py checks that both agree.
+-- Read by the Scalasca pattern mpi_latesender_matches and by
+-- mpi_summary.idle_time_s.
 with messages as (
     select * from {{ ref('messages') }}
     where send_seq is not null and recv_seq is not null

@@ -49,6 +49,22 @@ def test_default_database_path_and_moved_database(tmp_path):
     assert result.returncode == 0 and result.stdout.splitlines()[1] == "12"  # 2 ranks x (program, main, work) x (enter, leave)
 
 
+def test_catalog_written_by_other_sql_definitions_is_rewritten(tmp_path):
+    """A database loaded before a view changed (here: mpi_summary lost its column
+    idle_time_s and the catalog names other sources) gets the current views when opened."""
+    import duckdb
+
+    db = tmp_path / "old.cosydb"
+    assert cosydb("load", trace(tmp_path, "a", 10), "--db", db).returncode == 0
+    con = duckdb.connect(str(db / "cosydb.duckdb"))
+    con.execute("CREATE OR REPLACE VIEW mpi_summary AS SELECT 1 AS experiment_id")
+    con.execute("UPDATE cosydb_catalog SET sql_fingerprint = 'written by an older cosydb'")
+    con.close()
+    result = cosydb("sql", db, "SELECT count(idle_time_s) AS n FROM mpi_summary", "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout.splitlines()[1]) > 0
+
+
 def test_stock_duckdb_shell_opens_the_catalog(tmp_path):
     db = tmp_path / "x.cosydb"
     assert cosydb("load", trace(tmp_path, "a", 10), "--db", db).returncode == 0

@@ -14,35 +14,5 @@ description: |
   root) and latest_sender_begin (max B over the ranks other than the root); raw ticks.
 diagnosis: Not a problem by itself; the collective wait states build on it.
 ---#}
-with instances as (
-    select
-        *,
-        case
-            when coll_op = 'BARRIER' then 'barrier'
-            when coll_op in ('ALLREDUCE', 'ALLGATHER', 'ALLGATHERV', 'ALLTOALL', 'ALLTOALLV', 'ALLTOALLW',
-                             'REDUCE_SCATTER', 'REDUCE_SCATTER_BLOCK') then 'nxn'
-            when coll_op in ('REDUCE', 'GATHER', 'GATHERV') then 'n_to_1'
-            when coll_op in ('BCAST', 'SCATTER', 'SCATTERV') then '1_to_n'
-            when coll_op in ('SCAN', 'EXSCAN') then 'scan'
-        end as class
-    from {{ ref('collective_instances') }}
-    where comm_size > 1 and (coll_op = 'BARRIER' or bytes_sent + bytes_received > 0)
-)
-
-select
-    call_callpath_id as callpath_id,
-    location_id,
-    comm_id,
-    instance_index,
-    comm_rank,
-    coll_op,
-    class,
-    location_id = root_location_id as is_root,
-    begin_time,
-    end_time,
-    max(begin_time) over instance as latest_begin,
-    min(end_time) over instance as earliest_end,
-    max(case when location_id = root_location_id then begin_time end) over instance as root_begin,
-    max(case when location_id <> root_location_id then begin_time end) over instance as latest_sender_begin
-from instances
-window instance as (partition by comm_id, instance_index)
+-- The definition is the view sql/collective_timings.sql (also read by mpi_collective_waits).
+select * exclude (experiment_id) from {{ ref('collective_timings') }}

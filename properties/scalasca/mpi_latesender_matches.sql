@@ -1,6 +1,6 @@
 {#---
 kind: pattern
-parent: receive_matches
+parent: null
 unit: s
 requires: [trace]
 info: Scalasca Late Sender instances - one per receive-completing call that waited for a later send.
