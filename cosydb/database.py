@@ -169,7 +169,11 @@ def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyC
         raise CosyError(root, f"schema version {stored['schema_version']}; this cosydb reads version {SCHEMA_VERSION}")
     # a moved directory, or views written by another version of sql/ (e.g. a new column)
     if stored["root"] != str(root.resolve()) or stored.get("sql_fingerprint") != sqlviews.fingerprint():
-        write_catalog(root)
+        try:
+            write_catalog(root)
+        except OSError as error:
+            raise CosyError(root, f"its catalog must be rewritten (moved, or written by another cosydb) "
+                                  f"but cannot be: {error.strerror or error}") from None
     return duckdb.connect(catalog, read_only=read_only)
 
 

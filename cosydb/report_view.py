@@ -92,7 +92,8 @@ def problems(result: dict, width: int, mode: str = "short", wide: bool = False, 
             lines.append(f"  ({len(entries) - top} more problems: --top {len(entries)})")
         b = entries[0]
         lines.append(fit(f"bottleneck: {b['property']}, {value_text(b['value'], b['unit'])} ({b['severity']:.1%}) at "
-                         f"{names.path(b['where'], mode)}, ranks {locations_text(b['locations'])}", width))
+                         f"{names.path(b['where'], mode)}"
+                         + (f", ranks {locations_text(b['locations'])}" if b["locations"] else ""), width))
     lines += _not_evaluable(result, width, show_all) + _warnings(result, width)
     lines.append(fit("value: summed over the problem's call paths; severity: for times, value / time of all "
                      "processes in the rank basis; ranks: most affected first (r:t = thread t of rank r)", width))

@@ -65,6 +65,27 @@ def test_catalog_written_by_other_sql_definitions_is_rewritten(tmp_path):
     assert int(result.stdout.splitlines()[1]) > 0
 
 
+def test_catalog_that_cannot_be_rewritten_is_one_error(tmp_path, monkeypatch):
+    """A read-only database whose catalog is out of date (tests run as root, so the file
+    system's refusal is simulated)."""
+    import duckdb
+    from cosydb import database
+    from cosydb.errors import CosyError
+
+    db = tmp_path / "ro.cosydb"
+    assert cosydb("load", trace(tmp_path, "a", 10), "--db", db).returncode == 0
+    con = duckdb.connect(str(db / "cosydb.duckdb"))
+    con.execute("UPDATE cosydb_catalog SET sql_fingerprint = 'written by an older cosydb'")
+    con.close()
+
+    def refuse(root):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(database, "write_catalog", refuse)
+    with pytest.raises(CosyError, match="catalog must be rewritten .* but cannot be: Permission denied"):
+        database.connect(db)
+
+
 def test_stock_duckdb_shell_opens_the_catalog(tmp_path):
     db = tmp_path / "x.cosydb"
     assert cosydb("load", trace(tmp_path, "a", 10), "--db", db).returncode == 0

@@ -62,13 +62,10 @@ def otf2_counter_deltas(anchor):
     return dict(result)
 
 
-@pytest.fixture(scope="module")
-def papi(tmp_path_factory):
-    anchor = real_trace(PAPI) / "traces.otf2"
-    db = tmp_path_factory.mktemp("papi") / "papi.cosydb"
-    load(anchor, db)
-    con = database.connect(db)
-    yield anchor, con
+@pytest.fixture
+def papi(real_db):
+    con = database.connect(real_db(PAPI))
+    yield real_trace(PAPI) / "traces.otf2", con
     con.close()
 
 

@@ -12,13 +12,16 @@ Every expected value is computed by hand from the timings the scenario construct
 (1 tick = 1 ns), never from an earlier output of cosydb.
 """
 
+import collections
+
+import otf2
 import pytest
 
 from cosydb import catalog, database, engine
 from cosydb.fixtures.generator import TraceBuilder
 from cosydb.load import load
 
-from conftest import rows
+from conftest import real_trace, rows
 
 NS = 1e-9
 ENTRIES = ["wrong_order_matches", "messages_in_wrong_order", "wrong_order_ls", "wrong_order_lr",
@@ -196,3 +199,69 @@ def test_sendrecv_and_test_completions(tmp_path):
     # rank 1: MPI_Send 200..210 + MPI_Sendrecv 50..250; rank 2: MPI_Send 220..230 + MPI_Test 300..310
     assert per_process(con, "messages_in_wrong_order") == {
         ("prog/main/MPI_Sendrecv", 1): pytest.approx(210 * NS), ("prog/main/MPI_Test", 2): pytest.approx(20 * NS)}
+
+
+def raw_wrong_order(anchor):
+    """Wrong-order messages per receiver location, from the raw records with the otf2 reader:
+    messages matched FIFO per (communicator, sender, receiver, tag); a message received in
+    call C is in wrong order when an older message of the same sender to the same receiver,
+    sent at or before its receive, is received in a later call than C or never. Also returns
+    the number of messages sent."""
+    sends = collections.defaultdict(list)  # channel -> send times, in order
+    recvs = collections.defaultdict(list)  # channel -> (receive time, completing call), in order
+    stacks, entered = collections.defaultdict(list), collections.Counter()
+    with otf2.reader.open(str(anchor)) as trace:
+        for location, event in trace.events:
+            kind, me = type(event).__name__, location._ref
+            if kind == "Enter":
+                entered[me] += 1
+                stacks[me].append(entered[me])
+            elif kind == "Leave":
+                stacks[me].pop()
+            elif kind in ("MpiSend", "MpiIsend"):
+                dst = list(event.communicator.group.members)[event.receiver]._ref
+                sends[(event.communicator.name, me, dst, event.msg_tag)].append(event.time)
+            elif kind in ("MpiRecv", "MpiIrecv"):
+                src = list(event.communicator.group.members)[event.sender]._ref
+                recvs[(event.communicator.name, src, me, event.msg_tag)].append((event.time, stacks[me][-1]))
+    pairs = collections.defaultdict(list)  # (sender, receiver) -> (send time, receive time, call)
+    for channel, times in sends.items():
+        received = recvs.get(channel, [])
+        for i, sent in enumerate(times):
+            pairs[channel[1:3]].append((sent, *(received[i] if i < len(received) else (None, None))))
+    wrong = collections.Counter()
+    for (_, receiver), messages in pairs.items():
+        for sent, at, call in messages:
+            if at is not None and any(s < sent and s <= at and (c is None or c > call) for s, _, c in messages):
+                wrong[receiver] += 1
+    return dict(wrong), sum(len(m) for m in pairs.values())
+
+
+def test_the_raw_record_check_finds_a_constructed_wrong_order(tmp_path):
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 1000):
+        b[0].mpi_isend(100, 110, dst=1, tag=1, nbytes=8, request=1)   # older message, received last
+        b[0].mpi_send(200, 210, dst=1, tag=2, nbytes=8)
+        b[0].mpi_wait(220, 230, requests=[1], call="MPI_Wait")
+    with b[1].open("main", 0, 1000):
+        b[1].mpi_recv(50, 250, src=0, tag=2, nbytes=8)
+        b[1].mpi_recv(300, 400, src=0, tag=1, nbytes=8)
+    con = evaluate(b, tmp_path)  # writes tmp_path/run
+    assert set(matches(con)) == {(1, 2)}
+    assert raw_wrong_order(tmp_path / "run" / "traces.otf2") == ({1: 1}, 2)
+
+
+@pytest.mark.parametrize("trace", ["hpccg-8-small", "minife-8-small", "lulesh_hyb-8x2-small"])
+def test_wrong_order_on_real_traces_equals_the_raw_records(real_db, trace):
+    """Irecv + Wait/Waitall, Isend and Send on real runs (no shared trace has a message
+    overtaken by another of the same pair, so this guards against false matches)."""
+    expected, messages = raw_wrong_order(real_trace(trace) / "traces.otf2")
+    con = database.connect(real_db(trace))
+    try:
+        assert con.execute("SELECT count(*) FROM messages WHERE send_seq IS NOT NULL").fetchone()[0] == messages
+        engine.evaluate(con, catalog.load(), 1, {}, ["wrong_order_matches"])
+        got = dict(con.execute("SELECT location_id, count(*) FROM prop_wrong_order_matches GROUP BY 1").fetchall())
+    finally:
+        con.close()
+    assert messages > 400 and got == expected
+
