@@ -10,21 +10,24 @@ from pathlib import Path
 from typing import Optional
 
 import duckdb
+import pyarrow as pa
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from . import __version__, database
 from .errors import CosyError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Relational analysis database for MPI/OpenMP performance traces.")
-out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
-err = Console(stderr=True, highlight=False)
+# markup is off: names from traces and users ('arr[i]', '[/x]') are printed as they are
+out = Console(markup=False, highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
+err = Console(stderr=True, markup=False, highlight=False)
 
 
 def _fail(message: str, code: int = 2):
-    err.print(f"cosydb: {message}", markup=False, soft_wrap=True)
+    err.print(f"cosydb: {message}", soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -39,15 +42,25 @@ def _value_text(value: float | None, unit: str) -> str:
 
 
 def _guard(function):
-    """Run a command body, turning user errors into one line and exit code 2."""
+    """Run a command body: user errors (bad input, SQL, the file system) become one line and
+    exit code 2, an interrupt exit code 130, anything else one line with exit code 1 and a
+    request to report it (COSYDB_DEBUG=1 shows the traceback)."""
     try:
         return function()
     except CosyError as error:
         _fail(str(error))
     except duckdb.Error as error:
         _fail(" ".join(str(error).split()))
+    except OSError as error:
+        _fail(f"{error.filename}: {error.strerror}" if error.filename and error.strerror
+              else " ".join(str(error).split()))
     except KeyboardInterrupt:
         _fail("interrupted", 130)
+    except Exception as error:  # noqa: BLE001 - the last resort of a command line
+        if os.environ.get("COSYDB_DEBUG"):
+            raise
+        _fail(f"internal error: {type(error).__name__}: {' '.join(str(error).split())} - please report it "
+              "with the command that caused it (COSYDB_DEBUG=1 shows the traceback)", 1)
 
 
 @app.command()
@@ -84,7 +97,7 @@ def load(
                 con.close()
 
         for w in _guard(grouped):
-            err.print(f"warning: {warning_text(w)} (cosydb info for details)", markup=False, soft_wrap=True)
+            err.print(f"warning: {warning_text(w)} (cosydb info for details)", soft_wrap=True)
 
 
 @app.command()
@@ -103,16 +116,16 @@ def info(db: Path = typer.Argument(..., help="Database directory.")):
             con.close()
 
     for exp in _guard(body):
-        out.print(f"[bold]experiment {exp['experiment_id']}: {exp['name']}[/bold]")
+        out.print(f"experiment {exp['experiment_id']}: {exp['name']}", style="bold")
         out.print(f"  source     {exp['source_path']} ({exp['format']}, loaded {exp['load_time']}, "
-                  f"cosydb {exp['tool_version']}, schema {exp['schema_version']})", markup=False)
+                  f"cosydb {exp['tool_version']}, schema {exp['schema_version']})")
         if exp["is_profile"]:
             kind = "a profile" if exp["format"] == "cube4" else exp["creator"] + " input"
             out.print(f"  ranks      {exp['ranks']}   locations {exp['number_of_locations']}   "
                       f"regions {exp['regions']}   call paths {exp['callpaths']}   ({kind}: no events)")
             if exp["profile_metrics"]:
                 out.print(f"  run time   {exp['duration_s']:.6f} s (longest location)   "
-                          f"metrics {', '.join(exp['profile_metrics'])}", markup=False)
+                          f"metrics {', '.join(exp['profile_metrics'])}")
         else:
             out.print(f"  ranks      {exp['ranks']}   locations {exp['number_of_locations']}   "
                       f"regions {exp['regions']}   call paths {exp['callpaths']}   events {exp['number_of_events']:,}")
@@ -125,7 +138,7 @@ def info(db: Path = typer.Argument(..., help="Database directory.")):
             out.print(table)
         if exp["warnings"]:
             for w in exp["warnings"]:
-                out.print(f"  warning: {warning_text(w)}", markup=False)
+                out.print(f"  warning: {warning_text(w)}")
         else:
             out.print("  no warnings")
 
@@ -136,18 +149,26 @@ def sql(
     query: str = typer.Argument(..., help="SQL over the tables and views (see docs/schema.md)."),
     fmt: str = typer.Option("table", "--format", help="table, csv or json."),
     experiment: Optional[str] = typer.Option(None, "--experiment", help="Experiment that {{ ref('...') }} reads (default: the latest trace)."),
+    write: bool = typer.Option(False, "--write", help="Allow statements that write (COPY ... TO, ATTACH, CREATE, ...) and files outside the database."),
 ):
     """Run one SQL query and print the result. {{ ref('pattern') }} in the query evaluates a
     pattern or property of the catalog on one experiment and reads its rows.
+
+    Without --write the query reads only: one SELECT (or EXPLAIN), and no file outside the
+    database directory.
 
     Example: cosydb sql run.cosydb "SELECT region_id, sum(excl_s) FROM region_instances GROUP BY 1 ORDER BY 2 DESC"
     Example: cosydb sql run.cosydb "SELECT * FROM {{ ref('late_sender_matches') }} LIMIT 5"
     """
     _check_format(fmt, ("table", "csv", "json"))
+    if not query.strip():
+        _fail("sql: the query is empty")
 
     def body():
-        con = database.connect(db)
+        con = database.connect(db, read_only=not write)
         try:
+            if not write:
+                database.read_only_session(con, db)
             text, params = query, {}
             if "{{" in query:
                 from .catalog import load as load_catalog
@@ -156,13 +177,22 @@ def sql(
 
                 exp = choose_experiment(con, Path(db), experiment)
                 text, params = resolve_refs(con, load_catalog(), exp["experiment_id"], query)
-            return con.execute(text, params).to_arrow_table()
+            statements = con.extract_statements(text)
+            if len(statements) != 1:
+                raise CosyError("sql", f"give one statement, not {len(statements)}")
+            if not write and statements[0].type not in (duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN):
+                raise CosyError("sql", f"a {statements[0].type.name} statement writes; cosydb sql reads only "
+                                       "(--write allows it, or use cosydb shell)")
+            result = con.execute(text, params)
+            if result.description is None:  # a statement with no result set (--write)
+                return pa.table({"ok": [True]})
+            return result.to_arrow_table()
         finally:
             con.close()
 
     result = _guard(body)
     if fmt == "json":
-        out.print(json.dumps(result.to_pylist(), default=str, indent=1), markup=False)
+        out.print(json.dumps(result.to_pylist(), default=str, indent=1))
     elif fmt == "csv":
         import pyarrow.csv as pacsv
         pacsv.write_csv(result, sys.stdout.buffer)
@@ -228,7 +258,7 @@ def report(
     result = _guard(lambda: run(db, experiment, threshold, rank_basis, region, prop, properties_dir or (), params,
                                 baseline))
     if fmt == "json":
-        out.print(json.dumps(result, indent=1, default=str), markup=False)
+        out.print(json.dumps(result, indent=1, default=str))
     elif fmt == "csv":
         import csv
         writer = csv.DictWriter(sys.stdout, fieldnames=list(result["results"][0]) if result["results"] else ["property"])
@@ -250,7 +280,10 @@ def report(
             lines.append(f"stored the rows of {', '.join(prop)} in property_results; "
                          f"the earlier rows of {len(kept)} other properties are kept")
         for line in lines:
-            out.print(line, markup=False, highlight=False)
+            out.print(line)
+    if result["experiment"]["not_stored"]:
+        err.print(f"cosydb: results not stored in the database ({result['experiment']['not_stored']})",
+                  soft_wrap=True)
 
 
 def _width() -> int:
@@ -277,7 +310,7 @@ def diff(
     _check_format(fmt, ("table", "json", "csv"))
     result = _guard(lambda: diff_experiments(db, a, b, prop, properties_dir or ()))
     if fmt == "json":
-        out.print(json.dumps(result, indent=1, default=str), markup=False)
+        out.print(json.dumps(result, indent=1, default=str))
         return
     if fmt == "csv":
         import csv
@@ -285,8 +318,8 @@ def diff(
         writer.writeheader()
         writer.writerows(result["rows"])
         return
-    out.print(f"[bold]{result['a']} -> {result['b']}[/bold]   (properties whose condition holds in either; "
-              f"change = {result['b']} - {result['a']})")
+    out.print(Text.assemble((f"{result['a']} -> {result['b']}", "bold"),
+                            f"   (properties whose condition holds in either; change = {result['b']} - {result['a']})"))
     table = Table("property", "call path", result["a"], result["b"], "change", "relative", box=None, padding=(0, 2))
     for r in result["rows"][:top]:
         table.add_row(r["property"], where(r) + (f" [{r['condition_id']}]" if r["condition_id"] else ""),
@@ -314,10 +347,11 @@ def cube(
     _check_format(fmt, ("table", "json"))
     result = _guard(lambda: compute_cube(db, experiment))
     if fmt == "json":
-        out.print(json.dumps(result, indent=1), markup=False)
+        out.print(json.dumps(result, indent=1))
         return
     exp = result["experiment"]
-    out.print(f"[bold]experiment {exp['experiment_id']}: {exp['name']}[/bold]   severity cube stored in table severity_cube")
+    out.print(Text.assemble((f"experiment {exp['experiment_id']}: {exp['name']}", "bold"),
+                            "   severity cube stored in table severity_cube"))
     table = Table("metric", "inclusive", "exclusive", "largest at call path", box=None, padding=(0, 2))
     for m in result["metrics"]:
         unit = " s" if m["unit"] == "s" else ""
@@ -384,15 +418,16 @@ def explain(
         return prop, sql
 
     prop, sql = _guard(body)
-    out.print(f"[bold]{prop.name}[/bold] ({prop.kind}, unit {prop.unit}, parent {prop.parent or '-'}) {prop.path}")
+    out.print(Text.assemble((prop.name, "bold"), f" ({prop.kind}, unit {prop.unit}, parent {prop.parent or '-'}) {prop.path}"))
     for label, text in (("info", prop.info), ("definition", prop.description), ("diagnosis", prop.diagnosis),
                         ("confidence", prop.confidence)):
-        out.print(f"[bold]{label}:[/bold] {text}")
+        out.print(Text.assemble((f"{label}:", "bold"), f" {text}"))
     for pname, spec in prop.params.items():
-        out.print(f"[bold]parameter[/bold] {pname} ({spec.get('type', 'VARCHAR')}, default {spec.get('default')}): {spec.get('doc', '')}")
+        out.print(Text.assemble(("parameter", "bold"), f" {pname} ({spec.get('type', 'VARCHAR')}, default "
+                                                       f"{spec.get('default')}): {spec.get('doc', '')}"))
     if sql:
-        out.print("[bold]SQL[/bold] (ref() resolved; $p_* are bound parameters):")
-        out.print(sql, markup=False, highlight=False)
+        out.print(Text.assemble(("SQL", "bold"), " (ref() resolved; $p_* are bound parameters):"))
+        out.print(sql)
 
 
 @app.command()

@@ -187,3 +187,11 @@ def experiment_names(root: Path) -> set[str]:
     for d in experiment_dirs(root):
         names.add(pq.read_table(d / "experiment.parquet", columns=["name"]).column(0)[0].as_py())
     return names
+
+
+def read_only_session(con: duckdb.DuckDBPyConnection, root: str | os.PathLike) -> None:
+    """Restrict ``con`` to reading: no file outside the database directory (the views read
+    their Parquet files inside it), no ATTACH elsewhere, and no changing that back."""
+    con.execute("SET allowed_directories = [?]", [str(Path(root).resolve()) + os.sep])
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import duckdb
 import jinja2
+from jinja2.sandbox import SandboxedEnvironment
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -41,10 +42,13 @@ class Rendered:
     views: list[str]
 
 
-def _environment(catalog: dict[str, Property]) -> jinja2.Environment:
-    roots = sorted({str(p.root) for p in catalog.values()} | {str(catalog_mod.builtin_dir())})
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(roots), undefined=jinja2.StrictUndefined,
-                              keep_trailing_newline=True)
+def _environment(catalog: dict[str, Property] | None = None) -> jinja2.Environment:
+    """Jinja for property files, templates and ad-hoc queries: sandboxed, so that a template
+    reaches no Python object beyond what it is given (no os, no file access); with
+    ``catalog`` the template directories of its property roots can be imported."""
+    roots = sorted({str(p.root) for p in (catalog or {}).values()} | {str(catalog_mod.builtin_dir())})
+    return SandboxedEnvironment(loader=jinja2.FileSystemLoader(roots), undefined=jinja2.StrictUndefined,
+                                keep_trailing_newline=True)
 
 
 def _referrer(catalog: dict[str, Property], sql_objects: set[str], views: set[str], where) -> tuple:
@@ -214,7 +218,7 @@ def resolve_refs(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], e
     ``prop_<name>``), and the parameters to run it with."""
     ref, refs, _ = _referrer(catalog, database.object_names(), frozenset(), "query")
     try:
-        sql = jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(query).render(ref=ref)
+        sql = _environment().from_string(query).render(ref=ref)
     except jinja2.TemplateError as error:
         raise CosyError("query", f"template error: {error}") from None
     if refs:

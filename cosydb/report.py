@@ -105,8 +105,12 @@ def run(db: str | os.PathLike, experiment: str | None = None, threshold: float =
         warnings = info.warnings(con, exp["experiment_id"])
     finally:
         con.close()
-    kept = engine.store(root, exp["experiment_id"], stored,
-                        replace_properties=[n for n in status if catalog[n].kind == "property"] if selected else None)
+    kept, not_stored = [], None
+    try:
+        kept = engine.store(root, exp["experiment_id"], stored,
+                            replace_properties=[n for n in status if catalog[n].kind == "property"] if selected else None)
+    except OSError as error:  # e.g. a read-only database: the analysis is still shown
+        not_stored = f"{error.filename or root}: {error.strerror or error}"
     rows = table.to_pylist()
     if selected:
         rows = [r for r in rows if r["property"] in selected]
@@ -122,7 +126,7 @@ def run(db: str | os.PathLike, experiment: str | None = None, threshold: float =
         | dict(threshold=threshold, rank_basis=rank_basis, region=region,
                baseline=base["name"] if base else None,
                other_experiments=[dict(name=n, is_profile=p) for n, p in others],
-               kept_results_of=kept),
+               kept_results_of=kept, not_stored=not_stored),
         bottleneck=f"{problems[0]['property']} at {problems[0]['where']}" if problems else None,
         problems=problems,
         results=[_json_row(r) for r in listed],

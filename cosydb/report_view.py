@@ -63,7 +63,8 @@ def problems(result: dict, width: int, mode: str = "short", wide: bool = False, 
     shown = entries[:top]
     lines = header(result)
     if not entries:
-        lines.append("no problems above the threshold")
+        empty = not result["experiment"]["is_profile"] and not result["experiment"]["number_of_events"]
+        lines.append("no problems: the trace holds no events" if empty else "no problems above the threshold")
     else:
         name_w = max(len("problem"), *(len(e["property"]) for e in shown))
         ranks = [locations_text(e["locations"]) for e in shown]

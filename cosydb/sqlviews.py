@@ -22,8 +22,9 @@ from typing import Callable
 
 import duckdb
 import jinja2
+from jinja2.sandbox import SandboxedEnvironment
 
-_ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+_ENV = SandboxedEnvironment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
 MATERIALIZATIONS = ("view", "table")
 
 

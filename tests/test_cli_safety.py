@@ -1,0 +1,117 @@
+"""What the command line does with hostile or unlucky input: names that look like markup,
+file-system refusals, empty queries and traces, writing SQL and plug-in templates."""
+
+import json
+
+import otf2
+
+from cosydb.fixtures.generator import TraceBuilder
+
+from test_errors_and_atomicity import cosydb
+
+
+def one_error_line(result, code=2):
+    lines = result.stderr.strip().splitlines()
+    return result.returncode == code and len(lines) == 1 and lines[0].startswith("cosydb: ") \
+        and "Traceback" not in result.stderr
+
+
+def markup_db(tmp_path):
+    """A trace whose region names look like Rich markup, loaded as an experiment named so too."""
+    b = TraceBuilder(2)
+    for r in range(2):
+        with b[r].open("main", 0, 1000):
+            b[r].region("arr[i]", 10, 400)
+            b[r].region("[/x] close", 400, 600)
+        b[r].collective("MPI_Barrier", 700 + 100 * r, 950)
+    db = tmp_path / "m.cosydb"
+    loaded = cosydb("load", b.write(tmp_path / "run"), "--db", db, "--name", "[/y]run")
+    assert loaded.returncode == 0 and "as experiment 1 '[/y]run'" in loaded.stdout, loaded.stderr
+    return db
+
+
+def test_names_are_printed_as_they_are_never_as_markup(tmp_path):
+    db = markup_db(tmp_path)
+    info = cosydb("info", db)
+    assert info.returncode == 0 and "experiment 1: [/y]run" in info.stdout, info.stderr
+    sql = cosydb("sql", db, "SELECT name FROM regions ORDER BY name")
+    assert sql.returncode == 0 and "arr[i]" in sql.stdout and "[/x] close" in sql.stdout, sql.stderr
+    for command in (("report", db, "--tree", "--threshold", "0"), ("cube", db), ("properties",)):
+        shown = cosydb(*command)
+        assert shown.returncode == 0 and "Traceback" not in shown.stderr, (command, shown.stderr)
+    tree = cosydb("report", db, "--tree", "--threshold", "0")
+    assert "experiment 1: [/y]run" in tree.stdout
+    paths = cosydb("sql", db, "SELECT path FROM callpaths ORDER BY path")
+    assert "prog/main/arr[i]" in paths.stdout and "prog/main/[/x] close" in paths.stdout
+
+
+def test_empty_query_and_several_statements_are_one_line(tmp_path):
+    db = markup_db(tmp_path)
+    assert one_error_line(cosydb("sql", db, ""))
+    assert one_error_line(cosydb("sql", db, "SELECT 1; SELECT 2"))
+
+
+def test_sql_reads_only_unless_write_is_given(tmp_path):
+    db = markup_db(tmp_path)
+    events = next((db / "experiments" / "1").glob("events-*.parquet"))
+    before = events.read_bytes()
+    copy = cosydb("sql", db, f"COPY (SELECT 1 AS x) TO '{events}'")
+    assert one_error_line(copy) and "COPY statement writes" in copy.stderr
+    assert events.read_bytes() == before
+    outside = tmp_path / "secret.csv"
+    outside.write_text("a\n1\n")
+    assert one_error_line(cosydb("sql", db, f"SELECT * FROM read_csv('{outside}')"))
+    assert one_error_line(cosydb("sql", db, f"ATTACH '{tmp_path / 'other.db'}' AS o"))
+    assert one_error_line(cosydb("sql", db, "SET enable_external_access = true"))
+    # --write: the user's own choice, e.g. exporting a result
+    exported = tmp_path / "regions.csv"
+    written = cosydb("sql", db, f"COPY (SELECT name FROM regions ORDER BY name) TO '{exported}'", "--write")
+    assert written.returncode == 0, written.stderr
+    assert "arr[i]" in exported.read_text()
+    still = cosydb("sql", db, "SELECT count(*) AS n FROM events", "--format", "json")
+    assert still.returncode == 0 and json.loads(still.stdout)[0]["n"] > 0
+
+
+def test_plugin_templates_are_sandboxed(tmp_path):
+    db = markup_db(tmp_path)
+    plugins = tmp_path / "props" / "evil"
+    plugins.mkdir(parents=True)
+    (plugins / "shell_out.sql").write_text(
+        "{#---\nkind: property\nparent: null\nunit: s\ninfo: i\ndescription: d\ndiagnosis: g\n---#}\n"
+        "select '{{ cycler.__init__.__globals__.os.popen(\"touch " + str(tmp_path / "pwned") + "\").read() }}'")
+    result = cosydb("report", db, "--properties-dir", plugins.parent, "--property", "shell_out")
+    assert one_error_line(result) and "unsafe" in result.stderr
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_file_system_refusals_are_one_line(tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a directory")
+    b = TraceBuilder(1)
+    with b[0].open("main", 0, 100):
+        pass
+    trace = b.write(tmp_path / "run")
+    assert one_error_line(cosydb("load", trace, "--db", blocker / "x.cosydb"))
+    assert not (blocker.parent / "x.cosydb").exists()
+
+
+def test_report_that_cannot_store_still_reports(tmp_path):
+    db = markup_db(tmp_path)
+    # the stored results file cannot be replaced: a directory (not empty) stands at its path
+    target = db / "experiments" / "1" / "property_results.parquet"
+    target.unlink(missing_ok=True)
+    (target / "occupied").mkdir(parents=True)
+    result = cosydb("report", db)
+    assert result.returncode == 0 and "bottleneck: " in result.stdout
+    assert "results not stored in the database" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_trace_without_events_loads_and_reports_so(tmp_path):
+    with otf2.writer.open(str(tmp_path / "empty"), timer_resolution=1000000000) as trace:
+        node = trace.definitions.system_tree_node("node")
+        group = trace.definitions.location_group("rank 0", system_tree_parent=node)
+        trace.event_writer_from_location(trace.definitions.location("Master thread", group=group))
+    db = tmp_path / "empty.cosydb"
+    assert cosydb("load", tmp_path / "empty", "--db", db).returncode == 0
+    report = cosydb("report", db)
+    assert report.returncode == 0 and "no problems: the trace holds no events" in report.stdout, report.stderr
