@@ -101,12 +101,25 @@ def load(
 
 
 @app.command()
-def info(db: Path = typer.Argument(..., help="Database directory.")):
+def info(
+    db: Optional[Path] = typer.Argument(None, help="Database directory."),
+    system: bool = typer.Option(False, "--system", help="Show the resources cosydb uses here (memory, threads) and where they come from."),
+):
     """Show experiments, ranks, regions, event counts, time span and warnings.
 
-    Example: cosydb info run.cosydb
+    Example: cosydb info run.cosydb; cosydb info --system
     """
     from .info import describe, warning_text
+
+    if system:
+        from .resources import describe as resources
+
+        for key, value in _guard(resources).items():
+            out.print(f"{key:<22}{value}")
+        if db is None:
+            return
+    if db is None:
+        _fail("info: give a database directory (or --system)")
 
     def body():
         con = database.connect(db)
@@ -236,6 +249,8 @@ def report(
     show_all: bool = typer.Option(False, "--all", help="Table: list the properties that could not be evaluated, with the reason."),
     wide: bool = typer.Option(False, "--wide", help="Table: full call paths and demangled signatures, lines not fitted to the terminal."),
     no_demangle: bool = typer.Option(False, "--no-demangle", help="Table: region names as recorded (C++ names mangled)."),
+    memory_limit: Optional[str] = typer.Option(None, "--memory-limit", help="DuckDB's memory budget, e.g. 2GB (env COSYDB_MEMORY_LIMIT; default DuckDB's, 80 % of the memory)."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="DuckDB threads (env COSYDB_THREADS; default: the cores available)."),
 ):
     """Evaluate the property catalog and rank the problems found.
 
@@ -256,7 +271,7 @@ def report(
             _fail(f"--param: '{item}' is not p_name=value")
         params[name] = value
     result = _guard(lambda: run(db, experiment, threshold, rank_basis, region, prop, properties_dir or (), params,
-                                baseline))
+                                baseline, memory_limit, threads))
     if fmt == "json":
         out.print(json.dumps(result, indent=1, default=str))
     elif fmt == "csv":

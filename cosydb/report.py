@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from . import catalog as catalog_mod
-from . import database, engine, info, names
+from . import database, engine, info, names, resources
 from .errors import CosyError
 
 #: Fields of a result row in the JSON report, in order (documented in the README).
@@ -71,18 +71,21 @@ def _region(con, exp: dict, name: str | None, option: str) -> str | None:
 
 def run(db: str | os.PathLike, experiment: str | None = None, threshold: float = 0.001,
         rank_basis: str | None = None, region: str | None = None, properties: list[str] | None = None,
-        properties_dirs: list[Path] | tuple = (), params: dict | None = None, baseline: str | None = None) -> dict:
+        properties_dirs: list[Path] | tuple = (), params: dict | None = None, baseline: str | None = None,
+        memory_limit: str | None = None, threads: int | None = None) -> dict:
     """Evaluate, store ``property_results`` and return the report as a dict: ``problems`` (ranked,
     see ``rank``), ``results`` (the rows whose condition holds above the threshold and those not
     evaluable, see ``JSON_FIELDS``), ``not_evaluable`` (reason -> properties) and ``warnings``.
     ``baseline``: the sequential experiment (name or id) of the properties comparing two runs.
-    With ``properties`` only their rows are replaced in ``property_results``."""
+    With ``properties`` only their rows are replaced in ``property_results``. ``memory_limit``
+    and ``threads``: DuckDB's resources (see ``resources``)."""
     root = Path(db)
     catalog = catalog_mod.load(properties_dirs)
     params = dict(params or {})
     _check_selection(catalog, properties, params)
     con = database.connect(root)
     try:
+        resources.apply(con, memory_limit, threads)
         exp = choose_experiment(con, root, experiment)
         base = choose_experiment(con, root, baseline) if baseline is not None else None
         if base is not None and base["experiment_id"] == exp["experiment_id"]:
@@ -230,6 +233,7 @@ def cube(db: str | os.PathLike, experiment: str | None = None) -> dict:
     root = Path(db)
     con = database.connect(root)
     try:
+        resources.apply(con)
         exp = choose_experiment(con, root, experiment)
         status = engine.evaluate(con, catalog_mod.load(), exp["experiment_id"], {}, ["time_cube"])
         if status["time_cube"] != "evaluated":

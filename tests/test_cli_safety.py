@@ -115,3 +115,28 @@ def test_a_trace_without_events_loads_and_reports_so(tmp_path):
     assert cosydb("load", tmp_path / "empty", "--db", db).returncode == 0
     report = cosydb("report", db)
     assert report.returncode == 0 and "no problems: the trace holds no events" in report.stdout, report.stderr
+
+
+def test_resources_come_from_options_environment_or_defaults(tmp_path, monkeypatch):
+    import duckdb
+    import pytest
+    from cosydb import resources
+    from cosydb.errors import CosyError
+
+    con = duckdb.connect()
+    resources.apply(con, "1GB", 1)
+    assert con.execute("SELECT current_setting('threads')").fetchone()[0] == 1
+    assert con.execute("SELECT current_setting('memory_limit')").fetchone()[0] in ("953.6 MiB", "1.0 GB", "1000.0 MB")
+    monkeypatch.setenv("COSYDB_THREADS", "3")
+    monkeypatch.setenv("COSYDB_MEMORY_LIMIT", "2GB")
+    assert resources.threads() == 3 and resources.memory_limit() == "2GB"
+    assert resources.threads(1) == 1 and resources.memory_limit("512MB") == "512MB"
+    monkeypatch.setenv("COSYDB_THREADS", "0")
+    with pytest.raises(CosyError, match="COSYDB_THREADS"):
+        resources.threads()
+    monkeypatch.delenv("COSYDB_THREADS")
+    monkeypatch.delenv("COSYDB_MEMORY_LIMIT")
+    db = markup_db(tmp_path)
+    assert one_error_line(cosydb("report", db, "--memory-limit", "lots"))
+    shown = cosydb("info", "--system")
+    assert shown.returncode == 0 and "load_memory_limit     640MB" in shown.stdout

@@ -1,0 +1,62 @@
+"""The machine resources cosydb's DuckDB work may use: memory and threads.
+
+Each comes from the command line option (``--memory-limit``, ``--threads``), else the
+environment (``COSYDB_MEMORY_LIMIT``, ``COSYDB_THREADS``), else the default below. The
+memory limit is DuckDB's budget (beyond it DuckDB spills to disk where it can); it is
+not a bound on the whole process.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import duckdb
+
+from .errors import CosyError
+
+#: The default budget of DuckDB while a load derives its tables (its peak stays near 1 GiB);
+#: reports use DuckDB's own default (80 % of the memory) unless a limit is given.
+LOAD_MEMORY_LIMIT = "640MB"
+_SIZE = re.compile(r"^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KIB|MIB|GIB|TIB)\s*$", re.I)
+
+
+def memory_limit(given: str | None = None, default: str | None = None) -> str | None:
+    """The memory limit to use, checked ('640MB', '2GB', '1.5GiB'); None: DuckDB's default."""
+    value = given or os.environ.get("COSYDB_MEMORY_LIMIT") or default
+    if value is None:
+        return None
+    if not _SIZE.match(value):
+        where = "--memory-limit" if given else "COSYDB_MEMORY_LIMIT"
+        raise CosyError(where, f"'{value}' is not a size such as 640MB or 2GB")
+    return value.replace(" ", "")
+
+
+def threads(given: int | None = None) -> int:
+    """The number of DuckDB threads to use (default: the cores this process may run on)."""
+    if given is not None:
+        value, where = str(given), "--threads"
+    else:
+        value, where = os.environ.get("COSYDB_THREADS") or str(len(os.sched_getaffinity(0))), "COSYDB_THREADS"
+    if not value.isdigit() or int(value) < 1:
+        raise CosyError(where, f"'{value}' is not a positive number of threads")
+    return int(value)
+
+
+def apply(con: duckdb.DuckDBPyConnection, memory: str | None = None, n_threads: int | None = None,
+          default_memory: str | None = None) -> None:
+    """Set the memory limit (if any) and the thread count of ``con``."""
+    limit = memory_limit(memory, default_memory)
+    if limit is not None:
+        con.execute(f"SET memory_limit = '{limit}'")
+    con.execute(f"SET threads = {threads(n_threads)}")
+
+
+def describe() -> dict:
+    """The settings in force and where each comes from."""
+    from_env = bool(os.environ.get("COSYDB_MEMORY_LIMIT"))
+    return dict(load_memory_limit=memory_limit(None, LOAD_MEMORY_LIMIT),
+                report_memory_limit=memory_limit() or "DuckDB's default (80 % of the memory)",
+                memory_limit_from="COSYDB_MEMORY_LIMIT" if from_env else "default",
+                threads=threads(), threads_from="COSYDB_THREADS" if os.environ.get("COSYDB_THREADS")
+                else "cores available", duckdb=duckdb.__version__, cores=os.cpu_count())
