@@ -54,8 +54,8 @@ def _guard(function):
     except OSError as error:
         _fail(f"{error.filename}: {error.strerror}" if error.filename and error.strerror
               else " ".join(str(error).split()))
-    except KeyboardInterrupt:
-        _fail("interrupted", 130)
+    except KeyboardInterrupt as error:  # Ctrl-C, or cosydb.interrupts.Interrupted (SIGTERM, ...): 128 + signal
+        _fail(str(error) or "interrupted", getattr(error, "exit_code", 130))
     except Exception as error:  # noqa: BLE001 - the last resort of a command line
         if os.environ.get("COSYDB_DEBUG"):
             raise
@@ -70,6 +70,8 @@ def load(
     db: Optional[Path] = typer.Option(None, "--db", help="Database directory (default: ./<run>.cosydb)."),
     name: Optional[str] = typer.Option(None, "--name", help="Experiment name (default: the run directory's name)."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Reader processes (default: 2 for large traces)."),
+    memory_limit: Optional[str] = typer.Option(None, "--memory-limit", help="DuckDB's memory budget while deriving, e.g. 2GB (env COSYDB_MEMORY_LIMIT; default 640MB)."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="DuckDB threads while deriving (env COSYDB_THREADS; default: the cores available)."),
 ):
     """Load a trace or a profile as a new experiment.
 
@@ -77,7 +79,7 @@ def load(
     """
     from .load import load as load_experiment
 
-    meta = _guard(lambda: load_experiment(trace, db, name, workers))
+    meta = _guard(lambda: load_experiment(trace, db, name, workers, memory_limit=memory_limit, threads=threads))
     if not meta["is_profile"]:
         what = f"{meta['number_of_events']:,} events"
     elif meta["format"] == "cube4":

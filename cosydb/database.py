@@ -13,6 +13,10 @@ Layout::
             summary_regions.parquet, sm_sums.parquet, ... (ASL summary input; empty otherwise)
             <derived table>.parquet   sql/ objects materialised at load (region_instances, ...)
 
+        .load.lock                    held (flock) by the one load at work (empty file)
+        .catalog.lock                 held while an experiment is committed or the catalog rewritten
+        experiments/.staging-<id>-<pid>/   a load at work (or killed: removed by the next load)
+
 The catalog holds no data: its views read the Parquet files by absolute path,
 so ``duckdb run.cosydb/cosydb.duckdb`` works in the stock DuckDB shell. If the
 directory is moved, or the views of sql/ changed, cosydb rewrites the catalog the
@@ -21,8 +25,13 @@ next time it opens it.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+import shutil
+import threading
 from pathlib import Path
+from typing import Callable
 
 import duckdb
 import pyarrow as pa
@@ -33,6 +42,10 @@ from .errors import CosyError
 
 CATALOG = "cosydb.duckdb"
 EXPERIMENTS = "experiments"
+#: Lock files (``fcntl.flock``): one load at a time; one catalog writer at a time.
+LOAD_LOCK = ".load.lock"
+CATALOG_LOCK = ".catalog.lock"
+STAGING_PREFIX = ".staging-"
 
 #: Tables stored per experiment; those with several files are globbed by prefix.
 SINGLE_FILE_TABLES = (
@@ -128,8 +141,17 @@ def create_views(con: duckdb.DuckDBPyConnection, experiments: list[tuple[int, Pa
 
 
 def write_catalog(root: Path) -> None:
-    """(Re)write the catalog of ``root`` atomically from its experiment directories."""
-    root = root.resolve()
+    """(Re)write the catalog of ``root`` atomically from its experiment directories.
+
+    Under the catalog lock, so that two writers (a load committing, a report storing
+    results) cannot replace each other's catalog with one that misses an experiment;
+    readers see the old or the new file, never a half-written one (rename)."""
+    root = Path(root).resolve()
+    with locked(root, CATALOG_LOCK):
+        _write_catalog(root)
+
+
+def _write_catalog(root: Path) -> None:
     dirs = experiment_dirs(root)
     tmp = root / f".{CATALOG}.{os.getpid()}.tmp"
     tmp.unlink(missing_ok=True)
@@ -195,3 +217,169 @@ def read_only_session(con: duckdb.DuckDBPyConnection, root: str | os.PathLike) -
     con.execute("SET allowed_directories = [?]", [str(Path(root).resolve()) + os.sep])
     con.execute("SET enable_external_access = false")
     con.execute("SET lock_configuration = true")
+
+
+# --- the writers' lifecycle: locks, staging directories, leftovers of killed loads ----------
+
+class _Held:
+    """A lock file this process holds: its descriptor and how deeply it is entered."""
+
+    def __init__(self):
+        self.mutex = threading.RLock()  # threads of this process: flock would not tell them apart
+        self.fd: int | None = None
+        self.depth = 0
+
+
+_held: dict[str, _Held] = {}
+_held_guard = threading.Lock()
+
+
+def _forget_locks_in_child() -> None:
+    """A forked process (a reader) must not keep the parent's locks alive: close its copies."""
+    global _held_guard
+    for entry in _held.values():
+        if entry.fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(entry.fd)
+        entry.fd, entry.depth, entry.mutex = None, 0, threading.RLock()
+    _held_guard = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_locks_in_child)
+
+
+def _holder(root: Path, fd: int) -> int | None:
+    """The pid holding the lock on ``fd``'s file: from ``/proc/locks`` (Linux), else the pid
+    of a live load's staging directory; None if unknown."""
+    mine = os.fstat(fd)
+    device = f"{os.major(mine.st_dev):02x}:{os.minor(mine.st_dev):02x}:{mine.st_ino}"
+    try:
+        with open("/proc/locks") as locks:
+            for line in locks:
+                fields = line.split()  # 1: FLOCK ADVISORY WRITE <pid> <maj:min:inode> 0 EOF
+                if len(fields) > 5 and fields[1] == "FLOCK" and fields[5] == device and fields[4].isdigit():
+                    return int(fields[4])
+    except OSError:
+        pass
+    live = [d for d in (root / EXPERIMENTS).glob(f"{STAGING_PREFIX}*") if d not in stale_staging_dirs(root)]
+    pid = live[0].name.rsplit("-", 1)[-1] if live else ""
+    return int(pid) if pid.isdigit() else None
+
+
+def _acquire(root: Path, path: str, create: bool, on_wait: Callable[[int | None], None] | None) -> int:
+    told = False
+    while True:
+        if create:
+            root.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)  # flock needs no write access
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if on_wait is not None and not told:
+                    on_wait(_holder(root, fd))
+                    told = True
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            try:  # the holder before may have removed the database it created: start again
+                current = os.stat(path)
+            except FileNotFoundError:
+                current = None
+            mine = os.fstat(fd)
+            if current is not None and (current.st_dev, current.st_ino) == (mine.st_dev, mine.st_ino):
+                return fd
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def locked(root: str | os.PathLike, name: str = CATALOG_LOCK, create: bool = False,
+           on_wait: Callable[[int | None], None] | None = None):
+    """Hold the exclusive lock ``root/name`` (``LOAD_LOCK`` or ``CATALOG_LOCK``): ``flock`` on
+    a lock file, so the kernel releases it when the holder dies, even of kill -9.
+
+    Re-entrant within a thread. ``create`` makes ``root`` if it is missing; ``on_wait`` is
+    called once, with the holder's pid if known, when the lock is busy and this waits.
+    The lock file is never removed (but with the whole database, by the load that created
+    it: a waiter then finds the file gone and starts again).
+    """
+    root = Path(root)
+    path = os.path.realpath(root / name)  # one entry per file, however the path is spelled
+    with _held_guard:
+        entry = _held.setdefault(path, _Held())
+    with entry.mutex:
+        if entry.depth:
+            entry.depth += 1
+            try:
+                yield
+            finally:
+                entry.depth -= 1
+            return
+        entry.fd = _acquire(root, path, create, on_wait)
+        entry.depth = 1
+        try:
+            yield
+        finally:
+            fd, entry.fd, entry.depth = entry.fd, None, 0
+            os.close(fd)  # releases the lock
+
+
+def staging_dir(root: Path, experiment_id: int, pid: int | None = None) -> Path:
+    """Where a load writes experiment ``experiment_id`` until it commits: ``.staging-<id>-<pid>``."""
+    return root / EXPERIMENTS / f"{STAGING_PREFIX}{experiment_id}-{os.getpid() if pid is None else pid}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # a zombie (killed, not yet reaped by its parent) is gone as well
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return True
+
+
+def stale_staging_dirs(root: Path) -> list[Path]:
+    """Staging directories of loads that are gone (killed): their pid is not a live process."""
+    base = root / EXPERIMENTS
+    if not base.is_dir():
+        return []
+    stale = []
+    for d in base.iterdir():
+        if not d.name.startswith(STAGING_PREFIX):
+            continue
+        pid = d.name.rsplit("-", 1)[-1]
+        if not pid.isdigit() or (int(pid) != os.getpid() and not _alive(int(pid))):
+            stale.append(d)
+    return stale
+
+
+def remove_stale_staging(root: Path) -> list[Path]:
+    """Remove what killed loads left (call with the load lock held); returns the directories."""
+    stale = stale_staging_dirs(root)
+    for d in stale:
+        shutil.rmtree(d, ignore_errors=True)
+    return stale
+
+
+def is_leftover(root: Path) -> bool:
+    """Is ``root`` a directory without a catalog holding only what cosydb writes (a lock
+    file, staging directories, experiments committed before the first catalog was written):
+    what a first load killed by kill -9 leaves, a first load at work, or an empty
+    directory? A load may take it over as a new database."""
+    if not root.is_dir() or is_database(root):
+        return False
+    entries = os.listdir(root)
+    for entry in entries:
+        if entry == EXPERIMENTS:
+            for d in os.listdir(root / EXPERIMENTS):
+                if not (d.startswith(STAGING_PREFIX) or d.isdigit()):
+                    return False
+        elif entry not in (LOAD_LOCK, CATALOG_LOCK) and not entry.startswith(f".{CATALOG}."):
+            return False
+    return True

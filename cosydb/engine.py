@@ -285,21 +285,22 @@ def store(root: Path, experiment_id: int, tables: dict[str, pa.Table],
     """Replace the experiment's stored result tables (``database.RESULT_TABLES``) given,
     each file atomically, and refresh the catalog. With ``replace_properties`` only those
     properties' rows of ``property_results`` are replaced; returns the properties whose
-    stored rows were kept."""
+    stored rows were kept. Under the catalog lock: two reports never lose each other's rows."""
     directory = root / database.EXPERIMENTS / str(experiment_id)
     kept: list[str] = []
-    for name, table in tables.items():
-        target = directory / f"{name}.parquet"
-        if name == database.RESULTS_TABLE and replace_properties is not None and target.exists():
-            old = pq.read_table(target).cast(database.RESULT_SCHEMA)
-            old = old.filter(pc.invert(pc.is_in(old.column("property"), pa.array(replace_properties, pa.string()))))
-            kept = sorted(set(old.column("property").to_pylist()))
-            table = pa.concat_tables([old, table])
-        tmp = directory / f".{name}.{os.getpid()}.tmp"
-        try:
-            pq.write_table(table, tmp)
-            os.replace(tmp, target)
-        finally:
-            tmp.unlink(missing_ok=True)
-    database.write_catalog(root)
+    with database.locked(root):
+        for name, table in tables.items():
+            target = directory / f"{name}.parquet"
+            if name == database.RESULTS_TABLE and replace_properties is not None and target.exists():
+                old = pq.read_table(target).cast(database.RESULT_SCHEMA)
+                old = old.filter(pc.invert(pc.is_in(old.column("property"), pa.array(replace_properties, pa.string()))))
+                kept = sorted(set(old.column("property").to_pylist()))
+                table = pa.concat_tables([old, table])
+            tmp = directory / f".{name}.{os.getpid()}.tmp"
+            try:
+                pq.write_table(table, tmp)
+                os.replace(tmp, target)
+            finally:
+                tmp.unlink(missing_ok=True)
+        database.write_catalog(root)
     return kept

@@ -8,3 +8,6 @@ class CosyError(Exception):
         self.path = str(path)
         self.problem = problem
         super().__init__(f"{self.path}: {problem}")
+
+    def __reduce__(self):  # raised in a reader process, it crosses to the parent by pickle
+        return type(self), (self.path, self.problem)

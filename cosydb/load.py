@@ -5,6 +5,14 @@ checked, moved to its final name and then made visible by atomically
 replacing the catalog. Any failure or interrupt before that last step removes
 what this load wrote: an existing database is left as it was, and a database
 this load created is removed entirely.
+
+One load at a time per database: a load holds the database's load lock from
+before it picks the experiment id until its commit; a second load waits (one line
+on stderr). The commit (rename and catalog rewrite) also holds the catalog lock,
+which ``report`` takes to rewrite the catalog. SIGINT, SIGTERM and SIGHUP stop the
+load, its reader processes and remove its staging directory (``cosydb.interrupts``);
+what a load killed with kill -9 leaves (its staging directory, or a database
+directory without a catalog) the next load into the database removes.
 """
 
 from __future__ import annotations
@@ -12,14 +20,16 @@ from __future__ import annotations
 import datetime as dt
 import os
 import shutil
+import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import SCHEMA_VERSION, __version__, database, sqlviews
+from . import SCHEMA_VERSION, __version__, database, interrupts, resources, sqlviews
 from .errors import CosyError
 
 
@@ -61,16 +71,16 @@ def _unique_name(wanted: str, taken: set[str]) -> str:
     return name
 
 
-#: DuckDB's memory budget while deriving tables; it spills to disk beyond this.
-MEMORY_LIMIT = "640MB"
-
-
-def _derive(directory: Path, experiment_id: int) -> tuple[list[dict], dict]:
+def _derive(directory: Path, experiment_id: int, memory_limit: str | None = None,
+            threads: int | None = None) -> tuple[list[dict], dict]:
     """Materialise the derived tables of ``sql/`` for one staged experiment, then run ``sql/checks``.
+    DuckDB's budget: ``memory_limit`` (default ``resources.LOAD_MEMORY_LIMIT``; it spills to
+    disk beyond it) and ``threads``.
 
     Returns the check rows and the seconds of both phases.
     """
-    con = duckdb.connect(config={"memory_limit": MEMORY_LIMIT, "temp_directory": str(directory / ".spill")})
+    con = duckdb.connect(config={"temp_directory": str(directory / ".spill")})
+    resources.apply(con, memory_limit, threads, default_memory=resources.LOAD_MEMORY_LIMIT)
     experiments = [(experiment_id, directory)]
 
     def materialize(obj: sqlviews.SqlObject) -> None:
@@ -111,36 +121,77 @@ def _write_tables(directory: Path, tables: dict) -> None:
             pq.write_table(schema.empty_table(), directory / pattern.replace("*", "0"))
 
 
+def _say_waiting(root: Path, pid: int | None) -> None:
+    holder = f" (pid {pid})" if pid else ""
+    print(f"cosydb: waiting for another load into {root}{holder}", file=sys.stderr, flush=True)
+
+
 def load(source: str | os.PathLike, db: str | os.PathLike | None = None, name: str | None = None,
-         workers: int | None = None) -> dict:
+         workers: int | None = None, on_wait: Callable[[int | None], None] | None = None,
+         memory_limit: str | None = None, threads: int | None = None) -> dict:
     """Load the trace or profile at ``source`` into the database ``db``.
 
     Returns the new experiment's row plus ``db``, ``warnings`` and
-    ``phase_seconds`` (wall-clock seconds per load phase).
+    ``phase_seconds`` (wall-clock seconds per load phase). If another load into ``db``
+    is under way this waits for it; ``on_wait(pid of the other load)`` is called once
+    then (default: a line on stderr). In the main thread, SIGINT, SIGTERM and SIGHUP
+    raise ``interrupts.Interrupted`` once the load is undone ("nothing was written").
+    ``memory_limit`` and ``threads``: DuckDB's resources while deriving (see ``resources``).
     """
+    resources.memory_limit(memory_limit), resources.threads(threads)  # bad values fail before any work
+    anchor, kind = resolve_source(source)
+    root = Path(db) if db is not None else default_db_path(anchor)
+    if root.exists() and not (database.is_database(root) or database.is_leftover(root)):
+        raise CosyError(root, "exists and is not a cosydb database")
+    if on_wait is None:
+        def on_wait(pid):
+            _say_waiting(root, pid)
+    with interrupts.handled():
+        try:
+            with database.locked(root, database.LOAD_LOCK, create=True, on_wait=on_wait):
+                meta = _load_locked(anchor, kind, root, name, workers, (memory_limit, threads))
+        except BaseException:
+            signum = interrupts.received()
+            if signum is None:
+                raise
+            raise interrupts.Interrupted(signum, f"interrupted ({interrupts.name(signum)}); "
+                                                 "nothing was written") from None
+        signum = interrupts.received()
+        if signum is not None:  # it came while the commit was under way, which completed
+            raise interrupts.Interrupted(signum, f"interrupted ({interrupts.name(signum)}) after experiment "
+                                                 f"{meta['experiment_id']} '{meta['name']}' was committed to {root}")
+    return meta
+
+
+def _load_locked(anchor: Path, kind: str, root: Path, name: str | None, workers: int | None,
+                 duckdb_resources: tuple = (None, None)) -> dict:
+    """The load itself, with the load lock of ``root`` held."""
     from cosydb.loaders.cube_profile import read_profile
     from cosydb.loaders.otf2_trace import load_trace
     from cosydb.loaders.summary_input import read_summary
     from cosydb.loaders.tables import EXPERIMENT, LOAD_WARNINGS
 
-    anchor, kind = resolve_source(source)
-    root = Path(db) if db is not None else default_db_path(anchor)
-    created = not root.exists()
-    if not created and not database.is_database(root):
+    if not (database.is_database(root) or database.is_leftover(root)):  # replaced while this waited
         raise CosyError(root, "exists and is not a cosydb database")
-    experiment_id = database.next_experiment_id(root) if not created else 1
-    taken = set() if created else database.experiment_names(root)
-    if name is not None and name in taken:
-        raise CosyError(root, f"already holds an experiment named '{name}'")
-    name = name or _unique_name(default_name(anchor, kind), taken)
-
-    staging = root / database.EXPERIMENTS / f".staging-{experiment_id}-{os.getpid()}"
-    final = root / database.EXPERIMENTS / str(experiment_id)
+    created = not database.is_database(root)  # new, or what a killed first load left
+    staging = final = None
     moved = False
     try:
+        database.remove_stale_staging(root)
+        if created and database.experiment_dirs(root):  # a first load killed between rename and catalog
+            database.write_catalog(root)
+            created = False
+        experiment_id = database.next_experiment_id(root)
+        taken = database.experiment_names(root)
+        if name is not None and name in taken:
+            raise CosyError(root, f"already holds an experiment named '{name}'")
+        name = name or _unique_name(default_name(anchor, kind), taken)
+        staging = database.staging_dir(root, experiment_id)
+        final = root / database.EXPERIMENTS / str(experiment_id)
         staging.mkdir(parents=True)
         if kind == "otf2":
-            result = load_trace(anchor, staging, workers)
+            with interrupts.deferred():  # OTF2 runs Python callbacks: a signal is acted on between them
+                result = load_trace(anchor, staging, workers)
         else:
             result = (read_profile if kind == "cube4" else read_summary)(anchor)
         _write_tables(staging, result["tables"])
@@ -151,24 +202,27 @@ def load(source: str | os.PathLike, db: str | os.PathLike | None = None, name: s
             **result["meta"],
         )
         pq.write_table(pa.Table.from_pylist([meta], schema=EXPERIMENT), staging / "experiment.parquet")
-        checks, seconds = _derive(staging, experiment_id)
+        checks, seconds = _derive(staging, experiment_id, *duckdb_resources)  # DuckDB stops its query on a signal
         warnings = result["warnings"] + checks
         phase_seconds = result["phase_seconds"] | seconds
         started = time.perf_counter()
         pq.write_table(pa.Table.from_pylist(warnings, schema=LOAD_WARNINGS), staging / "load_warnings.parquet")
-        os.rename(staging, final)
-        moved = True
-        database.write_catalog(root)  # the commit point
+        with database.locked(root, database.CATALOG_LOCK):
+            with interrupts.deferred(check_after=False):  # once begun, the commit completes
+                os.rename(staging, final)
+                moved = True
+                database.write_catalog(root)  # the commit point
         phase_seconds["commit"] = time.perf_counter() - started
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        if moved:
-            shutil.rmtree(final, ignore_errors=True)
-        if created:
-            shutil.rmtree(root, ignore_errors=True)
+        with interrupts.deferred(check_after=False):  # a second signal must not stop the cleanup
+            if staging is not None:
+                shutil.rmtree(staging, ignore_errors=True)
+            if moved:
+                shutil.rmtree(final, ignore_errors=True)
+            if created:
+                shutil.rmtree(root, ignore_errors=True)
         raise
     meta["db"] = str(root)
     meta["warnings"] = warnings
     meta["phase_seconds"] = phase_seconds
     return meta
-

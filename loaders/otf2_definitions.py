@@ -12,13 +12,54 @@ import pyarrow as pa
 UNDEFINED_UINT32 = 0xFFFFFFFF
 
 
+class DefinitionError(Exception):
+    """The global definitions hold a value the catalog cannot store (a damaged file)."""
+
+
 def _ref(obj):
     return None if obj is None else obj._ref
 
 
 def _enum(value):
-    """Enum member name, e.g. ``CollectiveOp.BCAST`` -> ``BCAST``."""
-    return None if value is None else str(value).split(".", 1)[-1]
+    """Enum member name, e.g. ``CollectiveOp.BCAST`` -> ``BCAST``; flags joined by ``|``
+    (``DYNAMIC|PHASE``); ``CODE_<n>`` for a value OTF2 does not know (see :func:`_unknown_enums`)."""
+    if value is None:
+        return None
+    names, code = type(value)._names, value.value
+    if code in names:
+        return names[code]
+    bits = [1 << i for i in range(code.bit_length()) if code >> i & 1]
+    if type(value).__name__.endswith("Flag") and all(b in names for b in bits):
+        return "|".join(names[b] for b in bits)
+    return f"CODE_{code}"
+
+
+#: The columns that hold enum names (written by :func:`_enum`).
+_ENUM_COLUMNS = {"location_type", "group_type", "role", "paradigm", "flags", "metric_type", "metric_mode",
+                 "value_type", "base", "occurrence", "parameter_type"}
+
+
+def _unknown_enums(table: str, rows: list[dict], key: str, warnings: list) -> None:
+    """A load warning for every enum value OTF2 does not know (stored as ``CODE_<n>``)."""
+    for row in rows:
+        for column, value in row.items():
+            if column in _ENUM_COLUMNS and isinstance(value, str) and value.startswith("CODE_"):
+                warnings.append(dict(
+                    check="unknown_enum_values", location_id=None, count=1,
+                    detail=f"{column} value unknown to OTF2 ({key} {row[key]} of {table} in the "
+                           f"global definitions, stored as {value})"))
+
+
+def _check_ranges(table: str, rows: list[dict], schema: pa.Schema) -> None:
+    """Every integer must fit its column (OTF2 stores unsigned 32/64-bit values)."""
+    limits = {name: (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) for name, bits in
+              ((f.name, f.type.bit_width) for f in schema if pa.types.is_integer(f.type))}
+    for row in rows:
+        for column, (low, high) in limits.items():
+            value = row.get(column)
+            if value is not None and not low <= value <= high:
+                first = next(iter(row.items()))
+                raise DefinitionError(f"{table} {first[0]} {first[1]}: {column} {value} is out of range")
 
 
 LOCATIONS = pa.schema([
@@ -97,8 +138,12 @@ def _metric_rows(defs) -> list[dict]:
     return rows
 
 
-def read_definitions(defs) -> dict[str, list[dict]]:
-    """Convert an ``otf2`` definition registry into the rows of the catalog's definition tables."""
+def read_definitions(defs, warnings: list | None = None) -> dict[str, list[dict]]:
+    """Convert an ``otf2`` definition registry into the rows of the catalog's definition tables.
+
+    Enum values OTF2 does not know become load warnings appended to ``warnings``; a value
+    that does not fit its column raises :class:`DefinitionError`.
+    """
     ranks = _location_ranks(defs)
     thread_index: dict[int, int] = {}
     locations = []
@@ -150,7 +195,7 @@ def read_definitions(defs) -> dict[str, list[dict]]:
     parameters = [dict(parameter_id=p._ref, name=p.name, parameter_type=_enum(p.parameter_type))
                   for p in defs.parameters]
     strings = [dict(string_id=s._ref, text=s.name) for s in defs.strings]
-    return {
+    tables = {
         "locations": locations,
         "location_groups": location_groups,
         "system_tree": system_tree,
@@ -163,3 +208,12 @@ def read_definitions(defs) -> dict[str, list[dict]]:
         "parameters": parameters,
         "strings": strings,
     }
+    schemas = {"locations": LOCATIONS, "location_groups": LOCATION_GROUPS, "system_tree": SYSTEM_TREE,
+               "regions": REGIONS, "groups": GROUPS, "group_members": GROUP_MEMBERS,
+               "communicators": COMMUNICATORS, "communicator_members": COMMUNICATOR_MEMBERS,
+               "metrics": METRICS, "parameters": PARAMETERS, "strings": STRINGS}
+    for table, rows in tables.items():
+        _check_ranges(table, rows, schemas[table])
+        if warnings is not None:
+            _unknown_enums(table, rows, schemas[table].names[0], warnings)
+    return tables

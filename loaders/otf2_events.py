@@ -11,6 +11,7 @@ the Parquet writer, so memory stays bounded whatever the trace size.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import sys
 from array import array
@@ -50,6 +51,8 @@ _ENUM_NAMES = {
     enum: pa.array([getattr(otf2, enum)._names.get(i, f"CODE_{i}") for i in range(256)])
     for enum in {spec[3] for spec in COLUMNS.values() if spec[3]}
 }
+#: Which codes of each enum OTF2 knows (the others are stored as ``CODE_<n>`` with a warning).
+_ENUM_KNOWN = {enum: np.array([i in getattr(otf2, enum)._names for i in range(256)]) for enum in _ENUM_NAMES}
 _TYPE_DICTIONARY = pa.array(EVENT_TYPES)
 _OTF2_TYPE = {name: code for code, name in otf2.Type._names.items()}
 
@@ -77,12 +80,81 @@ def _plain(ctype):
     return ctypes.c_void_p
 
 
-class LocationError(Exception):
-    """Reading the events of one location failed."""
+#: The largest timestamp the catalog holds (its time columns are signed 64-bit integers).
+INT64_MAX = (1 << 63) - 1
 
-    def __init__(self, location_id: int, error: Exception):
+
+class LocationError(Exception):
+    """Reading one location failed; ``file`` is ``"evt"`` (its events) or ``"def"`` (its
+    local definitions: mapping tables and clock offsets)."""
+
+    def __init__(self, location_id: int, error: Exception | str, file: str = "evt"):
         self.location_id = location_id
+        self.file = file
         super().__init__(" ".join(str(error).split()))
+
+
+class _CallbackErrors:
+    """Stands in for ``sys.stderr`` while OTF2 runs Python callbacks.
+
+    The ``otf2`` package catches an exception raised in one of its callbacks (a string
+    that is not UTF-8, a reference to an undefined definition, ...), writes its traceback
+    to ``sys.stderr`` and stops reading with ``INTERRUPTED_BY_CALLBACK``; ctypes reports an
+    exception escaping a raw callback through ``sys.unraisablehook``. Both are kept here
+    instead of printed, so that cosydb can report the problem as one line.
+    """
+
+    def __init__(self):
+        self.caught: list[BaseException] = []
+
+    def _keep(self, error):
+        if error is not None and (not self.caught or self.caught[-1] is not error):
+            self.caught.append(error)
+
+    def write(self, text):
+        self._keep(sys.exc_info()[1])
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def unraisable(self, unraisable):
+        self._keep(unraisable.exc_value)
+
+
+@contextlib.contextmanager
+def callback_errors():
+    """Collect (instead of printing) the exceptions raised in OTF2 callbacks; yields their list.
+    An interrupt caught in a callback (the ``otf2`` package catches everything) is raised again."""
+    sink = _CallbackErrors()
+    hook, sys.unraisablehook = sys.unraisablehook, sink.unraisable
+    try:
+        with contextlib.redirect_stderr(sink):
+            yield sink.caught
+    finally:
+        sys.unraisablehook = hook
+        for error in sink.caught:
+            if not isinstance(error, Exception):  # KeyboardInterrupt, SystemExit
+                raise error.with_traceback(None)
+
+
+def describe_error(error: BaseException) -> str:
+    """One line for an exception raised while OTF2 decoded a record."""
+    if isinstance(error, UnicodeDecodeError):
+        return f"a string is not valid UTF-8 (byte 0x{error.object[error.start]:02x} at offset {error.start})"
+    if isinstance(error, KeyError):
+        tb = error.__traceback__
+        while tb is not None:  # the otf2 registry looking up a reference: DefinitionRegistry._get
+            names = tb.tb_frame.f_locals
+            if tb.tb_frame.f_code.co_name == "_get" and "def_type" in names and "ref" in names:
+                kind = getattr(names["def_type"], "__name__", "definition")
+                return f"a definition refers to an undefined {kind} {names['ref']}"
+            tb = tb.tb_next
+        return f"unknown value {error.args[0] if error.args else ''}".strip()
+    text = " ".join(str(error).split()).removeprefix("Semantic error in the input trace: ")
+    text = text if len(text) <= 160 else text[:157] + "..."
+    known = (_otf2.Error, ValueError, otf2.error.TraceReaderError)
+    return text if text and isinstance(error, known) else f"{type(error).__name__}: {text}".rstrip(": ")
 
 
 class _Buffer:
@@ -166,6 +238,19 @@ class _MetricBuffer(_Buffer):
         ], schema=METRIC_SCHEMA)
 
 
+class _OutOfRange(Exception):
+    def __init__(self, row: int, value: int):
+        self.row, self.value = row, value
+
+
+class ValueOutOfRange(ValueError):
+    """An event field that does not fit its column (a region id >= 2**31, ...)."""
+
+    def __init__(self, column: str, value: int, seq: int):
+        self.column, self.value, self.seq = column, value, seq
+        super().__init__(f"event {seq}: {column} {value} is out of range")
+
+
 class _RecordSink:
     """Callbacks for every record type, and the assembly of their buffers into batches."""
 
@@ -173,6 +258,8 @@ class _RecordSink:
         self.buffers: list[_Buffer] = []
         self._keep = []  # ctypes function pointers must outlive the reader
         self.metric = _MetricBuffer()
+        #: (column, event position, value, count) of enum values OTF2 does not know, per batch
+        self.unknown_enums: list[tuple[str, int, int, int]] = []
         self.handle = _otf2.EvtReaderCallbacks_New()
         for record in ALL_RECORDS:
             fp_type = getattr(_FP_MODULE, _FP_PREFIX + record)
@@ -224,12 +311,17 @@ class _RecordSink:
             raise ValueError("event positions of a location are not contiguous")
         arrays = [pa.array(np.full(n, location_id, dtype=np.int64)), pa.array(seq), pa.array(time),
                   pa.DictionaryArray.from_arrays(pa.array(code), _TYPE_DICTIONARY)]
+        unknown = []
         for name, (arrow_type, typecode, undefined, enum) in COLUMNS.items():
-            arrays.append(self._column(filled, index, n, name, arrow_type, typecode, undefined, enum))
+            try:
+                arrays.append(self._column(filled, index, n, name, arrow_type, typecode, undefined, enum, unknown))
+            except _OutOfRange as error:
+                raise ValueOutOfRange(name, error.value, int(seq[error.row])) from None
+        self.unknown_enums = [(name, int(seq[i]), value, count) for name, i, value, count in unknown]
         return pa.RecordBatch.from_arrays(arrays, schema=EVENT_SCHEMA)
 
     @staticmethod
-    def _column(filled, index, n, name, arrow_type, typecode, undefined, enum):
+    def _column(filled, index, n, name, arrow_type, typecode, undefined, enum, unknown):
         sources = [b for b in filled if name in b.columns]
         if not sources:
             if enum:
@@ -244,7 +336,15 @@ class _RecordSink:
             valid[i] = True
         if undefined is not None:
             valid &= values != undefined
+        if not enum and np.iinfo(dtype).max > np.iinfo(arrow_type.to_pandas_dtype()).max:
+            wide = valid & (values > np.iinfo(arrow_type.to_pandas_dtype()).max)
+            if wide.any():  # e.g. a region id >= 2**31 or a message size >= 2**63
+                raise _OutOfRange(int(np.argmax(wide)), int(values[np.argmax(wide)]))
         if enum:
+            strange = valid & ~_ENUM_KNOWN[enum][values]
+            if strange.any():  # (column, first row, its value, how many rows)
+                first = int(np.argmax(strange))
+                unknown.append((name, first, int(values[first]), int(np.count_nonzero(strange))))
             return pa.DictionaryArray.from_arrays(
                 pa.array(values.astype(np.int16), mask=~valid), _ENUM_NAMES[enum])
         return pa.array(values, mask=~valid).cast(arrow_type)
@@ -254,20 +354,101 @@ class _RecordSink:
             b.clear()
 
 
+#: Mapping tables whose global ids land in an int32 column of the events table.
+_MAPPED_COLUMNS = {"REGION": "region_id", "COMM": "comm_id", "STRING": "string_id",
+                   "PARAMETER": "parameter_id", "METRIC": "metric_id"}
+
+
+def _clock_offset(local, time, offset, stddev):
+    """Local definitions callback: keep the location's clock offsets to check them."""
+    local["offsets"].append((time, offset))
+
+
+def _mapping_table(local, map_type, id_map):
+    """Local definitions callback: note global ids a mapping table maps to that no int32
+    column can hold, to blame the ``.def`` file for events that carry them."""
+    column = _MAPPED_COLUMNS.get(_otf2.MappingType._names.get(getattr(map_type, "value", map_type)))
+    if column is not None:
+        wide = local["wide"].setdefault(column, set())
+
+        def visit(local_id, global_id, user):
+            if global_id > 0x7FFFFFFF:  # the event reader keeps the low 32 bits of a 64-bit id
+                wide.add(global_id & 0xFFFFFFFF)
+        _otf2.IdMap_Traverse(id_map, visit, local)
+
+
+def _local_definitions(handle, location_id: int, callbacks, errors: list) -> dict:
+    """Read a location's local definitions (mapping tables and clock offsets, which the event
+    reader applies); a damaged file or a clock offset that moves timestamps outside the
+    signed 64-bit range is a :class:`LocationError` naming the ``.def`` file. Returns the
+    clock offsets (``offsets``) and the out-of-range global ids of its mapping tables per
+    events column (``wide``)."""
+    local = dict(offsets=[], wide={})
+    try:
+        def_reader = _otf2.Reader_GetDefReader(handle, location_id)
+        if def_reader:
+            _otf2.Reader_RegisterDefCallbacks(handle, def_reader, callbacks, local)
+            _otf2.Reader_ReadAllLocalDefinitions(handle, def_reader)
+            _otf2.Reader_CloseDefReader(handle, def_reader)
+    except _otf2.Error as error:
+        why = describe_error(errors[-1]) if errors else " ".join(str(error).split())
+        raise LocationError(location_id, f"corrupt or truncated local definitions ({why})", "def") from None
+    if errors:
+        raise LocationError(location_id, f"corrupt local definitions ({describe_error(errors[-1])})", "def")
+    for time, offset in local["offsets"]:
+        if not 0 <= time + offset <= INT64_MAX:
+            raise LocationError(location_id, f"corrupt clock offset: {offset} ticks at time {time} move "
+                                "timestamps outside the signed 64-bit range", "def")
+    return local
+
+
+def _raw_times_fit(anchor: str, location_id: int) -> bool:
+    """Whether the location's event timestamps, without its clock offsets, fit a signed
+    64-bit integer (asked when they do not once the offsets are applied)."""
+    reader = otf2.reader.Reader(anchor)
+    handle = reader.handle
+    sink = _RecordSink()
+    try:
+        _otf2.Reader_SelectLocation(handle, location_id)
+        _otf2.Reader_OpenEvtFiles(handle)
+        evt_reader = _otf2.Reader_GetEvtReader(handle, location_id)  # no local definitions read
+        _otf2.EvtReader_ApplyClockOffsets(evt_reader, False)
+        _otf2.Reader_RegisterEvtCallbacks(handle, evt_reader, sink.handle, None)
+        while True:
+            got = _otf2.Reader_ReadLocalEvents(handle, evt_reader, 1 << 16)
+            if any(b.time and max(b.time) > INT64_MAX for b in sink.buffers):
+                return False
+            sink.clear()
+            if got < 1 << 16:
+                return True
+    except _otf2.Error:
+        return False
+    finally:
+        sink.close()
+        reader.close()
+
+
 def read_locations(anchor: str, location_ids: list[int], events_path: str, metrics_path: str,
                    chunk_events: int = 1 << 20) -> dict:
     """Read the events of ``location_ids`` into ``events_path`` (and metric values into ``metrics_path``).
 
     Returns per-location statistics: events read, the number the definitions
-    announce, record-type counts, first/last timestamp and how often the
-    timestamp went backwards.
+    announce, record-type counts, first/last timestamp, how often the
+    timestamp went backwards and the enum values OTF2 does not know. A damaged
+    event or local definition file raises :class:`LocationError`.
     """
     stats = {}
-    reader = otf2.reader.Reader(anchor)
+    with callback_errors():  # the definitions were read once already; read again, they are fine
+        reader = otf2.reader.Reader(anchor)
     handle = reader.handle
     sink = _RecordSink()
+    def_callbacks = _otf2.DefReaderCallbacks_New()
+    _otf2.DefReaderCallbacks_SetClockOffsetCallback(def_callbacks, _clock_offset)
+    _otf2.DefReaderCallbacks_SetMappingTableCallback(def_callbacks, _mapping_table)
     events_writer = pq.ParquetWriter(events_path, EVENT_SCHEMA, compression="zstd")
     metrics_writer = None
+    quiet = contextlib.ExitStack()
+    errors = quiet.enter_context(callback_errors())
     try:
         expected = {loc._ref: loc.number_of_events for loc in reader.definitions.locations}
         for location_id in location_ids:
@@ -279,26 +460,47 @@ def read_locations(anchor: str, location_ids: list[int], events_path: str, metri
             def_files = False  # archives without local definitions are valid
         _otf2.Reader_OpenEvtFiles(handle)
         for location_id in location_ids:
-            if def_files:
-                def_reader = _otf2.Reader_GetDefReader(handle, location_id)
-                if def_reader:  # clock offsets and mapping tables, applied by the event reader
-                    _otf2.Reader_ReadAllLocalDefinitions(handle, def_reader)
-                    _otf2.Reader_CloseDefReader(handle, def_reader)
-            evt_reader = _otf2.Reader_GetEvtReader(handle, location_id)
-            _otf2.Reader_RegisterEvtCallbacks(handle, evt_reader, sink.handle, None)
+            local = _local_definitions(handle, location_id, def_callbacks, errors) if def_files else {}
+            try:
+                evt_reader = _otf2.Reader_GetEvtReader(handle, location_id)
+                _otf2.Reader_RegisterEvtCallbacks(handle, evt_reader, sink.handle, None)
+            except _otf2.Error as error:
+                raise LocationError(location_id, f"corrupt or truncated event data ({error})") from None
             s = stats[location_id] = dict(read=0, expected=expected[location_id], types={},
-                                          first_time=None, last_time=None, time_decreases=0)
+                                          first_time=None, last_time=None, time_decreases=0,
+                                          unknown_enums={})
             while True:
                 try:
                     got = _otf2.Reader_ReadLocalEvents(handle, evt_reader, chunk_events)
                 except _otf2.Error as error:
-                    raise LocationError(location_id, error) from None
+                    raise LocationError(location_id, f"corrupt or truncated event data ({error})") from None
+                if errors:
+                    raise LocationError(location_id, f"corrupt event data ({describe_error(errors[0])})")
                 if got == 0:
                     break
                 for t, c in sink.type_counts().items():
                     s["types"][t] = s["types"].get(t, 0) + c
-                batch = sink.event_batch(location_id)
+                try:
+                    batch = sink.event_batch(location_id)
+                except ValueOutOfRange as error:
+                    if error.value in local.get("wide", {}).get(error.column, ()):  # from its mapping table
+                        raise LocationError(location_id, f"corrupt mapping table: maps a local {error.column} "
+                                            f"to {error.value} (used by event {error.seq})", "def") from None
+                    raise LocationError(location_id, f"corrupt event data ({error})") from None
+                except ValueError as error:
+                    raise LocationError(location_id, f"corrupt event data ({error})") from None
                 times = batch.column(2).to_numpy()
+                if times.max() > INT64_MAX:
+                    i = int(np.argmax(times > INT64_MAX))
+                    seq = batch.column(1)[i].as_py()
+                    if local.get("offsets") and _raw_times_fit(anchor, location_id):
+                        raise LocationError(location_id, f"corrupt clock offsets: they move event {seq} to time "
+                                            f"{times[i]}, outside the signed 64-bit range", "def")
+                    raise LocationError(location_id, f"corrupt event data: event {seq} has timestamp {times[i]}, "
+                                        "outside the signed 64-bit range")
+                for column, seq, value, count in sink.unknown_enums:
+                    first = s["unknown_enums"].setdefault(column, dict(seq=seq, value=value, count=0))
+                    first["count"] += count
                 if s["last_time"] is not None and times[0] < s["last_time"]:
                     s["time_decreases"] += 1
                 s["time_decreases"] += int(np.count_nonzero(np.diff(times.astype(np.int64)) < 0))
@@ -322,5 +524,7 @@ def read_locations(anchor: str, location_ids: list[int], events_path: str, metri
         if metrics_writer is not None:
             metrics_writer.close()
         sink.close()
+        _otf2.DefReaderCallbacks_Delete(def_callbacks)
         reader.close()
+        quiet.close()
     return stats

@@ -7,10 +7,8 @@ read once in the calling process.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import otf2
@@ -18,23 +16,53 @@ import _otf2
 
 from cosydb.errors import CosyError
 
-from .otf2_definitions import read_definitions
-from .otf2_events import LocationError, read_locations
+from .otf2_definitions import DefinitionError, read_definitions
+from .otf2_events import INT64_MAX, LocationError, callback_errors, describe_error, read_locations
 from .otf2_records import RECORDS, type_name
+from . import processes
 
 #: Below this many events a single process is faster than starting workers.
 PARALLEL_THRESHOLD = 200_000
 
 
 def _open_reader(anchor: Path):
-    """Open the archive and read its global definitions, turning OTF2 failures into one line."""
+    """Open the archive and read its global definitions, turning OTF2 failures into one line
+    naming the file at fault: the anchor file or the global definition file beside it."""
     definitions_file = anchor.with_suffix(".def")
-    try:
-        return otf2.reader.Reader(str(anchor))
-    except (_otf2.Error, otf2.error.TraceReaderError) as error:
-        if not definitions_file.exists():
-            raise CosyError(definitions_file, "global definition file is missing") from None
-        raise CosyError(anchor, f"not a readable OTF2 archive ({_reason(error)})") from None
+    try:  # the anchor file alone
+        handle = _otf2.Reader_Open(str(anchor))
+        try:
+            _otf2.Reader_GetCreator(handle)
+            chunk_sizes = _otf2.Reader_GetChunkSize(handle)
+        finally:
+            _otf2.Reader_Close(handle)
+    except (_otf2.Error, UnicodeDecodeError) as error:
+        invalid = isinstance(error, _otf2.Error) and error.code.value == _otf2.ERROR_INVALID.value
+        why = "not an OTF2 anchor file, or a damaged one" if invalid else describe_error(error)
+        raise CosyError(anchor, f"not a readable OTF2 archive ({why})") from None
+    low, high = _otf2.CHUNK_SIZE_MIN.value, _otf2.CHUNK_SIZE_MAX.value
+    for what, size in zip(("event", "definition"), chunk_sizes):
+        if not low <= size <= high:  # else reading the other files fails, blaming them
+            raise CosyError(anchor, f"not a readable OTF2 archive ({what} chunk size {size} "
+                            f"outside OTF2's range {low}-{high})")
+    if not definitions_file.is_file():
+        raise CosyError(definitions_file, "global definition file is missing")
+    with callback_errors() as errors:
+        try:
+            return otf2.reader.Reader(str(anchor))
+        except (_otf2.Error, otf2.error.TraceReaderError) as error:
+            why = describe_error(errors[-1] if errors else error)
+    raise CosyError(definitions_file, f"corrupt or truncated global definitions ({why})")
+
+
+def _check_clock(definitions_file: Path, clock) -> None:
+    """The clock properties must fit the catalog's signed 64-bit integers (and tick)."""
+    if clock.timer_resolution == 0:
+        raise CosyError(definitions_file, "corrupt clock properties: timer resolution 0")
+    for name in ("timer_resolution", "global_offset", "trace_length"):
+        if getattr(clock, name) > INT64_MAX:
+            raise CosyError(definitions_file, f"corrupt clock properties: {name.replace('_', ' ')} "
+                            f"{getattr(clock, name)} outside the signed 64-bit range")
 
 
 def _reason(error: Exception) -> str:
@@ -56,13 +84,20 @@ def _read_part(args):
     anchor, locations, events_path, metrics_path = args
     try:
         return read_locations(anchor, locations, events_path, metrics_path)
-    except LocationError as error:
-        raise CosyError(Path(anchor).parent / "traces" / f"{error.location_id}.evt",
-                        f"corrupt or truncated event data ({error})") from None
+    except LocationError as error:  # traces/<location>.evt or .def
+        path = Path(anchor).with_suffix("") / f"{error.location_id}.{error.file}"
+        what = {"evt": "event", "def": "local definition"}[error.file]
+        raise CosyError(path, str(error) if path.is_file() else f"{what} file is missing") from None
     except (_otf2.Error, ValueError) as error:
         files = ", ".join(f"{location}.evt" for location in locations)
-        raise CosyError(Path(anchor).parent / "traces",
+        raise CosyError(Path(anchor).with_suffix(""),
                         f"corrupt event data in {files} ({_reason(error)})") from None
+
+
+def _reader_died(job, how: str) -> CosyError:
+    anchor, locations = job[0], job[1]
+    files = ", ".join(f"{location}.evt" for location in locations)
+    return CosyError(Path(anchor).with_suffix(""), f"the process reading {files} ended without a result ({how})")
 
 
 def load_trace(anchor: Path, out_dir: Path, workers: int | None = None) -> dict:
@@ -77,8 +112,13 @@ def load_trace(anchor: Path, out_dir: Path, workers: int | None = None) -> dict:
     reader = _open_reader(anchor)
     try:
         defs = reader.definitions
-        tables = read_definitions(defs)
+        definition_warnings = []
+        try:
+            tables = read_definitions(defs, definition_warnings)
+        except DefinitionError as error:
+            raise CosyError(anchor.with_suffix(".def"), f"corrupt global definitions ({error})") from None
         clock = defs.clock_properties
+        _check_clock(anchor.with_suffix(".def"), clock)
         sizes = {loc._ref: loc.number_of_events for loc in defs.locations}
         meta = dict(
             timer_resolution=clock.timer_resolution,
@@ -99,24 +139,29 @@ def load_trace(anchor: Path, out_dir: Path, workers: int | None = None) -> dict:
     parts = _partition(sizes, max(1, min(workers, len(sizes))))
     jobs = [(str(anchor), part, str(out_dir / f"events-{k}.parquet"),
              str(out_dir / f"metric_values-{k}.parquet")) for k, part in enumerate(parts)]
-    if len(jobs) == 1:
+    if len(jobs) == 1 and total < PARALLEL_THRESHOLD:
         results = [_read_part(jobs[0])]
-    else:
-        with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("fork")) as pool:
-            results = list(pool.map(_read_part, jobs))
+    else:  # processes that a signal stops at once and that never outlive this one
+        results = processes.run(_read_part, jobs, _reader_died)
     stats = {loc: s for part in results for loc, s in part.items()}
 
     for location_id, s in stats.items():
         if s["read"] != s["expected"]:
-            raise CosyError(anchor.parent / "traces" / f"{location_id}.evt",
-                            f"truncated event data: read {s['read']} of {s['expected']} events")
+            raise CosyError(anchor.with_suffix("") / f"{location_id}.evt",
+                            f"truncated event data: read {s['read']} of the {s['expected']} events "
+                            f"{anchor.with_suffix('.def').name} announces")
 
     modelled = {type_name(r) for r in RECORDS} | {"UNKNOWN"}
     record_counts = [dict(location_id=loc, type=t, count=c, has_payload=t in modelled)
                      for loc, s in sorted(stats.items()) for t, c in sorted(s["types"].items())]
-    warnings = [dict(check="timestamps_nondecreasing", location_id=loc, count=s["time_decreases"],
-                     detail="event timestamp smaller than the previous event's")
-                for loc, s in sorted(stats.items()) if s["time_decreases"]]
+    warnings = definition_warnings + [
+        dict(check="timestamps_nondecreasing", location_id=loc, count=s["time_decreases"],
+             detail="event timestamp smaller than the previous event's")
+        for loc, s in sorted(stats.items()) if s["time_decreases"]]
+    warnings += [dict(check="unknown_enum_values", location_id=loc, count=u["count"],
+                      detail=f"{column} value unknown to OTF2 (first {u['value']} at event {u['seq']} "
+                             f"of {anchor.with_suffix('').name}/{loc}.evt, stored as CODE_{u['value']})")
+                 for loc, s in sorted(stats.items()) for column, u in sorted(s["unknown_enums"].items())]
     unknown = sum(s["types"].get("UNKNOWN", 0) for s in stats.values())
     if unknown:
         warnings.append(dict(check="unknown_records", location_id=None, count=unknown,

@@ -138,5 +138,13 @@ def test_resources_come_from_options_environment_or_defaults(tmp_path, monkeypat
     monkeypatch.delenv("COSYDB_MEMORY_LIMIT")
     db = markup_db(tmp_path)
     assert one_error_line(cosydb("report", db, "--memory-limit", "lots"))
+    b = TraceBuilder(1)
+    with b[0].open("main", 0, 100):
+        pass
+    trace = b.write(tmp_path / "small")
+    assert one_error_line(cosydb("load", trace, "--db", tmp_path / "small.cosydb", "--threads", "0"))
+    assert not (tmp_path / "small.cosydb").exists()
+    loaded = cosydb("load", trace, "--db", tmp_path / "small.cosydb", "--memory-limit", "300MB", "--threads", "1")
+    assert loaded.returncode == 0, loaded.stderr
     shown = cosydb("info", "--system")
     assert shown.returncode == 0 and "load_memory_limit     640MB" in shown.stdout
