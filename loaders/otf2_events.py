@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import os
 import sys
 from array import array
 
@@ -22,6 +23,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import _otf2
 from _otf2.Config import conf
+
+from cosydb.errors import CosyError
 
 from .otf2_records import COLUMNS, RECORDS, type_name
 
@@ -428,6 +431,16 @@ def _raw_times_fit(anchor: str, location_id: int) -> bool:
         reader.close()
 
 
+@contextlib.contextmanager
+def _writing(path: str):
+    """A write of ``path`` that fails (a full disk, ...) is one user error naming the file."""
+    try:
+        yield
+    except OSError as error:
+        reason = os.strerror(error.errno) if error.errno else " ".join(str(error).split())
+        raise CosyError(path, f"cannot be written: {reason}") from None
+
+
 def read_locations(anchor: str, location_ids: list[int], events_path: str, metrics_path: str,
                    chunk_events: int = 1 << 20) -> dict:
     """Read the events of ``location_ids`` into ``events_path`` (and metric values into ``metrics_path``).
@@ -508,11 +521,13 @@ def read_locations(anchor: str, location_ids: list[int], events_path: str, metri
                     s["first_time"] = int(times[0])
                 s["last_time"] = int(times[-1])
                 s["read"] += batch.num_rows
-                events_writer.write_batch(batch, row_group_size=chunk_events)
+                with _writing(events_path):
+                    events_writer.write_batch(batch, row_group_size=chunk_events)
                 if len(sink.metric.value_seq):
-                    if metrics_writer is None:
-                        metrics_writer = pq.ParquetWriter(metrics_path, METRIC_SCHEMA, compression="zstd")
-                    metrics_writer.write_batch(sink.metric.value_batch(location_id))
+                    with _writing(metrics_path):
+                        if metrics_writer is None:
+                            metrics_writer = pq.ParquetWriter(metrics_path, METRIC_SCHEMA, compression="zstd")
+                        metrics_writer.write_batch(sink.metric.value_batch(location_id))
                 sink.clear()
                 if got < chunk_events:
                     break
@@ -520,11 +535,15 @@ def read_locations(anchor: str, location_ids: list[int], events_path: str, metri
         if def_files:
             _otf2.Reader_CloseDefFiles(handle)
     finally:
-        events_writer.close()
-        if metrics_writer is not None:
-            metrics_writer.close()
-        sink.close()
-        _otf2.DefReaderCallbacks_Delete(def_callbacks)
-        reader.close()
-        quiet.close()
+        try:
+            with _writing(events_path):
+                events_writer.close()
+            if metrics_writer is not None:
+                with _writing(metrics_path):
+                    metrics_writer.close()
+        finally:
+            sink.close()
+            _otf2.DefReaderCallbacks_Delete(def_callbacks)
+            reader.close()
+            quiet.close()
     return stats

@@ -148,3 +148,25 @@ def test_resources_come_from_options_environment_or_defaults(tmp_path, monkeypat
     assert loaded.returncode == 0, loaded.stderr
     shown = cosydb("info", "--system")
     assert shown.returncode == 0 and "load_memory_limit     640MB" in shown.stdout
+
+
+def test_a_full_disk_is_one_line_naming_the_file(tmp_path):
+    """A load onto a 256 KiB file system (tmpfs; skipped where mounting is not allowed)."""
+    import subprocess
+
+    import pytest
+    from conftest import real_trace
+
+    trace = real_trace("hpccg-8-small")
+    small = tmp_path / "small"
+    small.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(small)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here")
+    try:
+        full = cosydb("load", trace, "--db", small / "h.cosydb")
+        assert one_error_line(full) and "No space left on device" in full.stderr
+        assert str(small / "h.cosydb") in full.stderr  # names the file it could not write
+        assert list(small.iterdir()) == []  # nothing left behind
+    finally:
+        subprocess.run(["umount", str(small)], capture_output=True)
