@@ -170,3 +170,31 @@ def test_a_full_disk_is_one_line_naming_the_file(tmp_path):
         assert list(small.iterdir()) == []  # nothing left behind
     finally:
         subprocess.run(["umount", str(small)], capture_output=True)
+
+
+def test_a_read_only_file_system_is_one_line_and_report_still_reports(tmp_path):
+    """A database on a file system remounted read-only (tmpfs; skipped where mounting is
+    not allowed): loads into it are one line, reports analyse and say they stored nothing."""
+    import subprocess
+
+    import pytest
+
+    place = tmp_path / "ro"
+    place.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(place)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        db = markup_db(place)
+        before = sorted(p.name for p in (db / "experiments" / "1").iterdir())
+        assert subprocess.run(["mount", "-o", "remount,ro", str(place)], capture_output=True).returncode == 0
+        again = cosydb("load", place / "run", "--db", db)  # the trace markup_db wrote
+        assert one_error_line(again) and "Read-only file system" in again.stderr
+        fresh = cosydb("load", place / "run", "--db", place / "new.cosydb")
+        assert one_error_line(fresh) and "Read-only file system" in fresh.stderr
+        report = cosydb("report", db)
+        assert report.returncode == 0 and "bottleneck: " in report.stdout
+        assert "results not stored in the database" in report.stderr and "Read-only file system" in report.stderr
+        assert sorted(p.name for p in (db / "experiments" / "1").iterdir()) == before
+    finally:
+        subprocess.run(["umount", str(place)], capture_output=True)
