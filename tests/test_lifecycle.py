@@ -244,7 +244,9 @@ def test_catalog_rewrites_racing_a_commit_never_hide_an_experiment(tmp_path, big
     experiments before the commit and replaced the catalog after it hides the new one.)"""
     db = small_db(tmp_path)
     stop = tmp_path / "stop"
-    storer = subprocess.Popen([sys.executable, "-c", STORE_LOOP, str(db), str(stop)],
+    # run outside the checkout: "python -c" puts the working directory first on sys.path,
+    # where the source tree's cosydb/ would shadow the installed package
+    storer = subprocess.Popen([sys.executable, "-c", STORE_LOOP, str(db), str(stop)], cwd=tmp_path,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     loader = start_load(big, db)
     seen = []  # (time, experiment ids) as a reader of the catalog finds them, until 1 s after the load
