@@ -44,6 +44,7 @@ from pathlib import Path
 
 import yaml
 
+from . import tables
 from .errors import CosyError
 
 KINDS = ("property", "pattern", "category")
@@ -52,14 +53,29 @@ REQUIRED = {"kind", "parent", "unit", "info", "description", "diagnosis"}
 OPTIONAL = {"confidence", "params", "requires", "wait_state"}
 PARAM_KEYS = {"default", "type", "doc", "counter"}
 PARAM_TYPES = ("VARCHAR", "DOUBLE", "BIGINT", "BOOLEAN")
-#: What the data must hold for a property to be evaluable.
-REQUIREMENTS = ("trace", "papi", "openmp", "openmp_summary", "hpf_summary", "baseline",
-                "remote_access_time", "cache_line_size", "parallel_region_cost")
+#: What ``requires`` may name: the data an entry needs, the query (over the catalog's views;
+#: ``$id`` the experiment, ``$baseline`` the baseline experiment or NULL) that is true when
+#: the experiment has it, and the status of an entry when it has not.
+REQUIREMENTS = {
+    "trace": ("SELECT NOT is_profile FROM experiments WHERE experiment_id = $id", "not evaluable: needs a trace"),
+    "papi": ("SELECT count(*) > 0 FROM metrics WHERE experiment_id = $id", "not evaluable: no PAPI metrics"),
+    "baseline": ("SELECT $baseline IS NOT NULL",
+                 "not evaluable: needs a sequential baseline experiment (--baseline)"),
+    "openmp": ("SELECT count(*) > 0 FROM parallel_instances WHERE experiment_id = $id",
+               "not evaluable: no OpenMP parallel regions in the trace"),
+    "openmp_summary": ("SELECT (SELECT count(*) FROM sm_summary_input WHERE experiment_id = $id)"
+                       " + (SELECT count(*) FROM parallel_instances WHERE experiment_id = $id) > 0",
+                       "not evaluable: no OpenMP region summaries (ASL summary input) or OpenMP trace"),
+    "hpf_summary": ("SELECT count(*) > 0 FROM hpf_summary WHERE experiment_id = $id",
+                    "not evaluable: no HPF region summaries (ASL summary input)"),
+    **{name: (f"SELECT count(*) > 0 FROM system_constants WHERE experiment_id = $id AND name = '{name}'",
+              f"not evaluable: no machine constant {name} (ASL summary input, system)")
+       for name in ("remote_access_time", "cache_line_size", "parallel_region_cost")},
+}
 #: The columns every property returns, in this order, with their DuckDB types.
 #: region_id is set (and callpath_id NULL) only by properties of a function as a whole.
-RESULT_COLUMNS = {"callpath_id": "BIGINT", "region_id": "BIGINT", "location_id": "BIGINT",
-                  "condition_id": "VARCHAR", "condition": "BOOLEAN", "confidence": "DOUBLE",
-                  "severity": "DOUBLE", "value": "DOUBLE", "details": "VARCHAR"}
+RESULT_COLUMNS = {name: tables.duckdb_type(tables.schema("property_results").field(name))
+                  for name in tables.PROPERTY_ROW}
 
 _HEADER = re.compile(r"\A\s*\{#---\n(.*?)\n---#\}\n?", re.S)
 
@@ -103,7 +119,7 @@ def _read(path: Path) -> tuple[dict, str]:
 
 def _build(path: Path, root: Path, header: dict, body: str) -> Property:
     """Validate a (resolved) header and make the entry."""
-    missing = REQUIRED - set(header)
+    missing = REQUIRED - set(header) - ({"diagnosis"} if header.get("kind") == "category" else set())
     unknown = set(header) - REQUIRED - OPTIONAL
     if missing:
         raise CosyError(path, f"header lacks {', '.join(sorted(missing))}")
@@ -131,7 +147,7 @@ def _build(path: Path, root: Path, header: dict, body: str) -> Property:
     return Property(
         name=path.stem, kind=header["kind"], parent=header["parent"], unit=header["unit"],
         info=str(header["info"]).strip(), description=str(header["description"]).strip(),
-        diagnosis=str(header["diagnosis"]).strip(), path=path, body=body, root=root,
+        diagnosis=str(header.get("diagnosis", "")).strip(), path=path, body=body, root=root,
         confidence=str(header.get("confidence", 1)), params=params, requires=list(requires),
         wait_state=bool(header.get("wait_state", False)),
     )
@@ -190,17 +206,19 @@ def ancestors(catalog: dict[str, Property], name: str) -> list[str]:
     return chain
 
 
-def tree_order(catalog: dict[str, Property]) -> list[tuple[Property, int]]:
-    """Every property with its depth, parents before children, siblings by name."""
+def tree_order(catalog: dict[str, Property], roots: list[str] | None = None) -> list[tuple[Property, int]]:
+    """Every entry with its depth, parents before children, siblings by name; with
+    ``roots`` only those entries and their descendants, in the order given."""
     children: dict[str | None, list[Property]] = {}
     for prop in catalog.values():
         children.setdefault(prop.parent, []).append(prop)
     result = []
 
-    def walk(parent, depth):
-        for prop in sorted(children.get(parent, []), key=lambda p: p.name):
+    def walk(entries, depth):
+        for prop in entries:
             result.append((prop, depth))
-            walk(prop.name, depth + 1)
+            walk(sorted(children.get(prop.name, []), key=lambda p: p.name), depth + 1)
 
-    walk(None, 0)
+    walk([catalog[name] for name in roots] if roots is not None
+         else sorted(children.get(None, []), key=lambda p: p.name), 0)
     return result

@@ -80,13 +80,7 @@ def load(
     from .load import load as load_experiment
 
     meta = _guard(lambda: load_experiment(trace, db, name, workers, memory_limit=memory_limit, threads=threads))
-    if not meta["is_profile"]:
-        what = f"{meta['number_of_events']:,} events"
-    elif meta["format"] == "cube4":
-        what = f"a profile of {meta['profile_metrics']} metrics on {meta['call_tree_nodes']} call-tree nodes"
-    else:
-        what = f"{meta['creator']} input of {meta['summary_regions']} regions"
-    out.print(f"loaded {what} from {meta['number_of_locations']} locations "
+    out.print(f"loaded {meta['loaded']} from {meta['number_of_locations']} locations "
               f"as experiment {meta['experiment_id']} '{meta['name']}' into {meta['db']}")
     if meta["warnings"]:
         from .info import warning_text, warnings
@@ -281,15 +275,13 @@ def report(
         writer = csv.DictWriter(sys.stdout, fieldnames=list(result["results"][0]) if result["results"] else ["property"])
         writer.writeheader()
         for row in result["results"]:
-            writer.writerow(dict(row, details=json.dumps(row["details"]) if row["details"] else ""))
+            writer.writerow({k: json.dumps(v) if isinstance(v, (dict, list)) else v for k, v in row.items()})
     else:
         from . import report_view
-        from .catalog import load as load_catalog
 
         mode = "raw" if no_demangle else "full" if wide else "short"
         if tree:
-            lines = report_view.tree(result, _guard(lambda: load_catalog(properties_dir or ())), mode, per_location,
-                                     show_all)
+            lines = report_view.tree(result, mode, per_location, show_all)
         else:
             lines = report_view.problems(result, _width(), mode, wide, top, show_all)
         kept = result["experiment"]["kept_results_of"]
@@ -322,7 +314,7 @@ def diff(
 
     Example: cosydb diff run.cosydb before after --property mpi_latesender
     """
-    from .report import DIFF_FIELDS, diff as diff_experiments, where
+    from .report import diff as diff_experiments
 
     _check_format(fmt, ("table", "json", "csv"))
     result = _guard(lambda: diff_experiments(db, a, b, prop, properties_dir or ()))
@@ -331,7 +323,7 @@ def diff(
         return
     if fmt == "csv":
         import csv
-        writer = csv.DictWriter(sys.stdout, fieldnames=list(DIFF_FIELDS))
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(result["rows"][0]) if result["rows"] else ["property"])
         writer.writeheader()
         writer.writerows(result["rows"])
         return
@@ -339,7 +331,7 @@ def diff(
                             f"   (properties whose condition holds in either; change = {result['b']} - {result['a']})"))
     table = Table("property", "call path", result["a"], result["b"], "change", "relative", box=None, padding=(0, 2))
     for r in result["rows"][:top]:
-        table.add_row(r["property"], where(r) + (f" [{r['condition_id']}]" if r["condition_id"] else ""),
+        table.add_row(r["property"], r["place"] + (f" [{r['condition_id']}]" if r["condition_id"] else ""),
                       _value_text(r["value_a"], r["unit"]), _value_text(r["value_b"], r["unit"]),
                       _value_text(r["change"], r["unit"]),
                       "" if r["relative_change"] is None else f"{r['relative_change']:+.1%}")
@@ -400,18 +392,39 @@ def export(
 @app.command()
 def properties(
     properties_dir: Optional[list[Path]] = typer.Option(None, "--properties-dir", help="Directory of plug-in property files (repeatable)."),
+    fmt: str = typer.Option("table", "--format", help="table, or markdown (the catalog document, docs/properties.md)."),
 ):
-    """List the property catalog: name, parent, unit, one-line description.
+    """List the property catalog: name, kind, unit, one-line description, as a tree.
 
-    Example: cosydb properties
+    Example: cosydb properties; cosydb properties --format markdown > docs/properties.md
     """
     from .catalog import load as load_catalog, tree_order
 
+    _check_format(fmt, ("table", "markdown"))
     catalog = _guard(lambda: load_catalog(properties_dir or ()))
-    table = Table("property", "kind", "parent", "unit", "description", box=None, padding=(0, 2))
+    if fmt == "markdown":
+        from .docs import properties_markdown
+
+        sys.stdout.write(properties_markdown(catalog))
+        return
+    table = Table("property", "kind", "unit", "description", box=None, padding=(0, 2))
     for prop, depth in tree_order(catalog):
-        table.add_row("  " * depth + prop.name, prop.kind, prop.parent or "", prop.unit, prop.info)
+        table.add_row("  " * depth + prop.name, prop.kind, prop.unit, prop.info)
     out.print(table)
+
+
+@app.command()
+def schema(
+    fmt: str = typer.Option("markdown", "--format", help="markdown (the schema document, docs/schema.md)."),
+):
+    """Describe every stored table, column and object of the enhanced model.
+
+    Example: cosydb schema > docs/schema.md
+    """
+    from .docs import schema_markdown
+
+    _check_format(fmt, ("markdown",))
+    sys.stdout.write(_guard(schema_markdown))
 
 
 @app.command()
@@ -431,7 +444,7 @@ def explain(
         if name not in catalog:
             raise CosyError(name, "no such property (see `cosydb properties`)")
         prop = catalog[name]
-        sql = render(prop, catalog, database.object_names()).sql if prop.body.strip() else ""
+        sql = render(prop, catalog, database.object_names(), entry_rows=str).sql if prop.body.strip() else ""
         return prop, sql
 
     prop, sql = _guard(body)
@@ -443,7 +456,8 @@ def explain(
         out.print(Text.assemble(("parameter", "bold"), f" {pname} ({spec.get('type', 'VARCHAR')}, default "
                                                        f"{spec.get('default')}): {spec.get('doc', '')}"))
     if sql:
-        out.print(Text.assemble(("SQL", "bold"), " (ref() resolved; $p_* are bound parameters):"))
+        out.print(Text.assemble(("SQL", "bold"), " (ref() resolved: an entry's name stands for its rows; $p_* are "
+                                                 "bound parameters):"))
         out.print(sql)
 
 

@@ -34,10 +34,9 @@ from pathlib import Path
 from typing import Callable
 
 import duckdb
-import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import SCHEMA_VERSION, __version__, sqlviews
+from . import SCHEMA_VERSION, __version__, docs, sqlviews, tables
 from .errors import CosyError
 
 CATALOG = "cosydb.duckdb"
@@ -47,51 +46,24 @@ LOAD_LOCK = ".load.lock"
 CATALOG_LOCK = ".catalog.lock"
 STAGING_PREFIX = ".staging-"
 
-#: Tables stored per experiment; those with several files are globbed by prefix.
-SINGLE_FILE_TABLES = (
-    "locations", "location_groups", "system_tree", "regions", "groups", "group_members",
-    "communicators", "communicator_members", "metrics", "parameters", "strings",
-    "record_counts", "load_warnings", "property_results", "severity_cube",
-    "cnodes", "profile_metrics", "profile_values",
-    "summary_regions", "sm_sums", "variable_accesses", "hpf_sums", "hpf_decls", "system_constants",
-)
-MULTI_FILE_TABLES = ("events", "metric_values")
 RESULTS_TABLE = "property_results"
-#: ``property_results`` (written by ``cosydb report``, empty after load): one row per (property, call path, location) result, or one row per property that could not be evaluated.
-RESULT_SCHEMA = pa.schema([
-    ("property", pa.string()), ("parent", pa.string()), ("kind", pa.string()), ("unit", pa.string()),
-    ("callpath_id", pa.int64()), ("callpath", pa.string()), ("region", pa.string()),
-    ("location_id", pa.int64()), ("rank", pa.int64()), ("thread", pa.int64()),
-    ("condition_id", pa.string()), ("condition", pa.bool_()), ("confidence", pa.float64()),
-    ("severity", pa.float64()), ("value", pa.float64()), ("is_problem", pa.bool_()),
-    ("details", pa.string()), ("status", pa.string()),
-    ("threshold", pa.float64()), ("rank_basis", pa.string()), ("evaluated_at", pa.string()),
-])
 CUBE_TABLE = "severity_cube"
-#: ``severity_cube`` (written by ``cosydb report`` and ``cosydb cube``, empty after load): the
-#: time_cube pattern, (metric, call path, location) -> inclusive / exclusive value in ``unit``.
-CUBE_SCHEMA = pa.schema([
-    ("metric", pa.string()), ("parent", pa.string()), ("unit", pa.string()),
-    ("callpath_id", pa.int64()), ("location_id", pa.int64()),
-    ("inclusive", pa.float64()), ("exclusive", pa.float64()),
-])
-#: The tables of analysis results, written empty at load and replaced by the analyses.
-RESULT_TABLES = {RESULTS_TABLE: RESULT_SCHEMA, CUBE_TABLE: CUBE_SCHEMA}
-#: What a loader writes.
-RAW_TABLES = {"experiments", *SINGLE_FILE_TABLES, *MULTI_FILE_TABLES}
-#: The sql/ objects computed once per experiment at load and stored as Parquet.
-DERIVED_TABLES = tuple(sqlviews.table_names(RAW_TABLES))
-BASE_TABLES = RAW_TABLES | set(DERIVED_TABLES)
+CATALOG_TABLE = "property_catalog"
+
+
+def base_tables() -> set[str]:
+    """Every stored table (cosydb.tables): what the catalog has a Parquet view of."""
+    return set(tables.stored())
 
 
 def object_names() -> set[str]:
     """Every stored table and every object of ``sql/``: what property and check SQL may reference."""
-    return BASE_TABLES | set(sqlviews.load_objects())
+    return base_tables() | set(sqlviews.load_objects())
 
 
 def view_names() -> set[str]:
     """The objects of ``sql/`` that are plain views (computed whenever they are read)."""
-    return {name for name, obj in sqlviews.load_objects().items() if obj.kind == "view"} - BASE_TABLES
+    return {name for name, obj in sqlviews.load_objects().items() if obj.kind == "view"} - base_tables()
 
 
 def is_database(path: Path) -> bool:
@@ -107,37 +79,32 @@ def experiment_dirs(root: Path) -> list[Path]:
                   key=lambda d: int(d.name))
 
 
-def _files(directory: Path, table: str) -> list[str]:
-    if table in MULTI_FILE_TABLES:
-        return sorted(str(p.resolve()) for p in directory.glob(f"{table}-*.parquet"))
-    return [str((directory / f"{table}.parquet").resolve())]
-
-
 def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _base_view_sql(table: str, experiments: list[tuple[int, Path]]) -> str:
-    if table == "experiments":
-        files = ", ".join(_quote(str((d / "experiment.parquet").resolve())) for _, d in experiments)
-        return f"SELECT * FROM read_parquet([{files}])"
-    parts = []
-    for experiment_id, d in experiments:
-        files = ", ".join(_quote(f) for f in _files(d, table))
-        parts.append(f"SELECT {experiment_id} AS experiment_id, * FROM read_parquet([{files}])")
-    return "\nUNION ALL\n".join(parts)
+def _base_view_sql(table: tables.StoredTable, experiments: list[tuple[int, Path]]) -> str:
+    def files(directory: Path) -> str:
+        return ", ".join(_quote(str(p.resolve())) for p in table.files(directory))
+
+    if table.keyed:
+        return f"SELECT * FROM read_parquet([{', '.join(files(d) for _, d in experiments)}])"
+    return "\nUNION ALL\n".join(f"SELECT {experiment_id} AS experiment_id, * FROM read_parquet([{files(d)}])"
+                                 for experiment_id, d in experiments)
 
 
-def create_table_view(con: duckdb.DuckDBPyConnection, table: str, experiments: list[tuple[int, Path]]) -> None:
-    """A view named ``table`` over its Parquet files in the experiment directories."""
-    con.execute(f"CREATE OR REPLACE VIEW {table} AS\n{_base_view_sql(table, experiments)}")
+def create_table_view(con: duckdb.DuckDBPyConnection, table: tables.StoredTable,
+                      experiments: list[tuple[int, Path]]) -> None:
+    """A view named like ``table`` over its Parquet files in the experiment directories."""
+    con.execute(f"CREATE OR REPLACE VIEW {table.name} AS\n{_base_view_sql(table, experiments)}")
 
 
 def create_views(con: duckdb.DuckDBPyConnection, experiments: list[tuple[int, Path]]) -> None:
     """Create the stored-table views over ``(experiment id, directory)`` pairs and every object of ``sql/``."""
-    for table in sorted(BASE_TABLES):
-        create_table_view(con, table, experiments)
-    sqlviews.create_all(con, BASE_TABLES)
+    stored = tables.stored()
+    for name in sorted(stored):
+        create_table_view(con, stored[name], experiments)
+    sqlviews.create_all(con, set(stored))
 
 
 def write_catalog(root: Path) -> None:
@@ -163,6 +130,8 @@ def _write_catalog(root: Path) -> None:
             con.execute("INSERT INTO cosydb_catalog VALUES (?, ?, ?, ?)",
                         [str(root), SCHEMA_VERSION, __version__, sqlviews.fingerprint()])
             create_views(con, [(int(d.name), d) for d in dirs])
+            for statement in docs.comment_statements():
+                con.execute(statement)
         finally:
             con.close()
         os.replace(tmp, root / CATALOG)
@@ -207,7 +176,7 @@ def next_experiment_id(root: Path) -> int:
 def experiment_names(root: Path) -> set[str]:
     names = set()
     for d in experiment_dirs(root):
-        names.add(pq.read_table(d / "experiment.parquet", columns=["name"]).column(0)[0].as_py())
+        names.add(pq.read_table(tables.REGISTRY["experiments"].path(d), columns=["name"]).column(0)[0].as_py())
     return names
 
 

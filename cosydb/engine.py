@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import catalog as catalog_mod
-from . import database
+from . import database, tables
 from .catalog import RESULT_COLUMNS, Property
 from .errors import CosyError
 
@@ -51,11 +51,13 @@ def _environment(catalog: dict[str, Property] | None = None) -> jinja2.Environme
                                 keep_trailing_newline=True)
 
 
-def _referrer(catalog: dict[str, Property], sql_objects: set[str], views: set[str], where) -> tuple:
+def _referrer(catalog: dict[str, Property], sql_objects: set[str], views: set[str], where,
+              entry_rows=None) -> tuple:
     """The ``ref()`` of a template and the lists it fills: a property or pattern reads its
-    temporary table ``prop_<name>`` (appended to refs), a view of ``views`` the table
-    ``view_<name>`` (appended to the views used), another table or view of sql/ only the
-    experiment ``$p_experiment_id``. ``where`` names the template in errors."""
+    rows (the temporary table ``_rows(name)``, or ``entry_rows(name)``; appended to refs), a
+    view of ``views`` the table ``view_<name>`` (appended to the views used), another table
+    or view of sql/ only the experiment ``$p_experiment_id``. ``where`` names the template
+    in errors."""
     refs: list[str] = []
     used_views: list[str] = []
 
@@ -64,7 +66,7 @@ def _referrer(catalog: dict[str, Property], sql_objects: set[str], views: set[st
             if catalog[name].kind == "category":
                 raise CosyError(where, f"ref('{name}') names a category, which has no rows")
             refs.append(name)
-            return f"prop_{name}"
+            return (entry_rows or _rows)(name)
         if name in views:
             used_views.append(name)
             return f"view_{name}"
@@ -77,12 +79,15 @@ def _referrer(catalog: dict[str, Property], sql_objects: set[str], views: set[st
 
 def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
            environment: jinja2.Environment | None = None, views: set[str] = frozenset(),
-           unmet: set[str] = frozenset()) -> Rendered:
-    """The SQL of one property with its ``ref()`` calls resolved; a ref to one of ``views``
+           unmet: set[str] = frozenset(), entry_rows=None) -> Rendered:
+    """The SQL of one property with its ``ref()`` calls resolved (a ref to an entry reads
+    the table of its rows; ``entry_rows(name)`` names it otherwise); a ref to one of ``views``
     reads the temporary table ``view_<name>`` that ``evaluate`` fills. ``has('trace')``
     in a template is false when the requirement is in ``unmet`` (e.g. on a profile);
-    ``baseline_ref('x')`` reads table or view x of the baseline experiment."""
-    ref, refs, used_views = _referrer(catalog, sql_objects, views, prop.path)
+    ``baseline_ref('x')`` reads table or view x of the baseline experiment;
+    ``catalog_tree(roots)`` lists the catalog entries under ``roots`` in tree order (name,
+    parent, unit, kind, evaluable: its requirements are met)."""
+    ref, refs, used_views = _referrer(catalog, sql_objects, views, prop.path, entry_rows)
 
     def baseline_ref(name: str) -> str:
         if name not in sql_objects:
@@ -92,10 +97,21 @@ def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
     try:
         template = (environment or _environment(catalog)).from_string(prop.body)
         sql = template.render(ref=ref, baseline_ref=baseline_ref,
-                              has=lambda requirement: requirement not in unmet).strip().rstrip(";")
+                              has=lambda requirement: requirement not in unmet,
+                              catalog_tree=lambda roots: _catalog_tree(catalog, roots, unmet, prop.path)
+                              ).strip().rstrip(";")
     except jinja2.TemplateError as error:
         raise CosyError(prop.path, f"template error: {error}") from None
     return Rendered(prop, sql, list(dict.fromkeys(refs)), list(dict.fromkeys(used_views)))
+
+
+def _catalog_tree(catalog: dict[str, Property], roots: list[str], unmet: set[str], where) -> list[dict]:
+    unknown = [name for name in roots if name not in catalog]
+    if unknown:
+        raise CosyError(where, f"catalog_tree(): no entry {', '.join(unknown)}")
+    return [dict(name=p.name, parent=p.parent, unit=p.unit, kind=p.kind, depth=depth,
+                 evaluable=not set(p.requires) & set(unmet))
+            for p, depth in catalog_mod.tree_order(catalog, roots)]
 
 
 def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str] | None = None,
@@ -132,45 +148,24 @@ def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str
     return order
 
 
-#: Requirements checked with one query on the experiment: (SQL true when met, status when not).
-_DATA_REQUIREMENTS = {
-    "openmp": ("SELECT count(*) > 0 FROM parallel_instances WHERE experiment_id = $id",
-               "not evaluable: no OpenMP parallel regions in the trace"),
-    "openmp_summary": ("SELECT (SELECT count(*) FROM sm_summary_input WHERE experiment_id = $id)"
-                       " + (SELECT count(*) FROM parallel_instances WHERE experiment_id = $id) > 0",
-                       "not evaluable: no OpenMP region summaries (ASL summary input) or OpenMP trace"),
-    "hpf_summary": ("SELECT count(*) > 0 FROM hpf_summary WHERE experiment_id = $id",
-                    "not evaluable: no HPF region summaries (ASL summary input)"),
-    **{name: (f"SELECT count(*) > 0 FROM system_constants WHERE experiment_id = $id AND name = '{name}'",
-              f"not evaluable: no machine constant {name} (ASL summary input, system)")
-       for name in ("remote_access_time", "cache_line_size", "parallel_region_cost")},
-}
-
-
 def _missing_requirements(con: duckdb.DuckDBPyConnection, experiment_id: int,
                           baseline_id: int | None = None) -> tuple[dict[str, str], set[str]]:
-    """The unmet ``requires`` of the experiment (with their status text) and its metric names."""
-    is_profile, = con.execute("SELECT is_profile FROM experiments WHERE experiment_id = ?",
-                              [experiment_id]).fetchone()
+    """The unmet requirements (``catalog.REQUIREMENTS``) of the experiment with their status
+    text, and its metric names."""
     counters = {name for name, in con.execute("SELECT DISTINCT name FROM metrics WHERE experiment_id = ?",
                                               [experiment_id]).fetchall()}
     missing = {}
-    if is_profile:
-        missing["trace"] = "not evaluable: needs a trace"
-    if not counters:
-        missing["papi"] = "not evaluable: no PAPI metrics"
-    if baseline_id is None:
-        missing["baseline"] = "not evaluable: needs a sequential baseline experiment (--baseline)"
-    for name, (sql, status) in _DATA_REQUIREMENTS.items():
-        if not con.execute(sql, {"id": experiment_id}).fetchone()[0]:
+    for name, (sql, status) in catalog_mod.REQUIREMENTS.items():
+        params = {k: v for k, v in {"id": experiment_id, "baseline": baseline_id}.items() if f"${k}" in sql}
+        if not con.execute(sql, params).fetchone()[0]:
             missing[name] = status
     return missing, counters
 
 
 def evaluate(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experiment_id: int,
              values: dict | None = None, selected: list[str] | None = None,
-             baseline_id: int | None = None) -> dict[str, str]:
-    """Evaluate into temp tables ``prop_<name>``; returns each evaluated name's status.
+             baseline_id: int | None = None) -> Evaluation:
+    """Evaluate ``selected`` (default: the whole catalog) and what they need on one experiment.
     ``baseline_id``: the sequential experiment of the properties that compare two runs."""
     values = values or {}
     sql_objects, views = database.object_names(), database.view_names()
@@ -196,103 +191,150 @@ def evaluate(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], exper
             raise CosyError(prop.path, f"uses undeclared parameter(s) {', '.join(sorted(undeclared))}")
         try:
             for view in set(item.views) - computed_views:
-                con.execute(f"CREATE TEMP TABLE view_{view} AS SELECT * FROM {view} WHERE experiment_id = ?",
+                con.execute(f"CREATE OR REPLACE TEMP TABLE view_{view} AS SELECT * FROM {view} WHERE experiment_id = ?",
                             [experiment_id])
                 computed_views.add(view)
-            con.execute(f"CREATE OR REPLACE TEMP TABLE prop_{prop.name} AS\n{item.sql}",
+            con.execute(f"CREATE OR REPLACE TEMP TABLE {_rows(prop.name)} AS\n{item.sql}",
                         {k: v for k, v in bound.items() if k in used})
         except duckdb.Error as error:
             raise CosyError(prop.path, f"evaluation failed: {' '.join(str(error).split())}") from None
         if prop.kind == "property":
-            columns = tuple(r[0] for r in con.execute(f"DESCRIBE prop_{prop.name}").fetchall())
-            if columns != tuple(RESULT_COLUMNS):
-                raise CosyError(prop.path, f"returns columns {columns}; a property returns {tuple(RESULT_COLUMNS)}")
+            columns = {r[0]: r[1] for r in con.execute(f"DESCRIBE {_rows(prop.name)}").fetchall()}
+            if tuple(columns) != tuple(RESULT_COLUMNS):
+                raise CosyError(prop.path, f"returns columns {tuple(columns)}; a property returns "
+                                           f"{tuple(RESULT_COLUMNS)}")
         status[prop.name] = "evaluated"
-    return status
+    return Evaluation(con, catalog, experiment_id, status)
+
+
+def _rows(name: str) -> str:
+    """The temporary table holding an evaluated entry's rows (known to this module only)."""
+    return f"prop_{name}"
+
+
+@dataclass
+class Evaluation:
+    """The catalog evaluated on one experiment: each entry's status ("evaluated" or "not
+    evaluable: why") and its rows, read with ``query`` through ``{{ ref('name') }}``."""
+
+    con: duckdb.DuckDBPyConnection
+    catalog: dict[str, Property]
+    experiment_id: int
+    status: dict[str, str]
+
+    def evaluated(self, name: str) -> bool:
+        return self.status.get(name) == "evaluated"
+
+    def query(self, sql: str, params: dict | None = None) -> duckdb.DuckDBPyConnection:
+        """Run ``sql`` with ``{{ ref('x') }}`` reading entry x's rows (it must be evaluated) or
+        table or view x of this experiment; ``$p_experiment_id`` is bound."""
+        text = _resolve(self.catalog, self.status, sql, "query")
+        bound = dict(params or {})
+        if "$p_experiment_id" in text:
+            bound["p_experiment_id"] = self.experiment_id
+        return self.con.execute(text, bound)
+
+    def rows(self, name: str) -> pa.Table:
+        """Entry ``name``'s rows."""
+        return self.query(f"SELECT * FROM {{{{ ref('{name}') }}}}").to_arrow_table()
+
+    def results(self, threshold: float, rank_basis: str | None) -> pa.Table:
+        """Every property's rows, named and flagged, as a ``property_results`` table (rows of
+        the properties not evaluable: one with the reason in ``status``)."""
+        return _results(self, threshold, rank_basis)
+
+    def cube(self) -> pa.Table:
+        """The evaluated ``time_cube`` pattern as a ``severity_cube`` table."""
+        cube_schema = tables.schema(database.CUBE_TABLE)
+        return self.query(f"SELECT {', '.join(cube_schema.names)} FROM {{{{ ref('time_cube') }}}}"
+                          ).to_arrow_table().cast(cube_schema)
+
+
+def _resolve(catalog: dict[str, Property], status: dict[str, str], sql: str, where) -> str:
+    """``sql`` with its ``ref()`` calls resolved (entries must be in ``status`` and evaluated)."""
+    ref, refs, _ = _referrer(catalog, database.object_names(), frozenset(), where)
+    try:
+        text = _environment().from_string(sql).render(ref=ref)
+    except jinja2.TemplateError as error:
+        raise CosyError(where, f"template error: {error}") from None
+    blocked = [f"{name}: {status.get(name, 'not evaluated')}" for name in refs if status.get(name) != "evaluated"]
+    if blocked:
+        raise CosyError(where, "; ".join(blocked))
+    return text
 
 
 def resolve_refs(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experiment_id: int,
                  query: str) -> tuple[str, dict]:
     """An ad-hoc query with ``{{ ref('name') }}`` resolved for one experiment as in a property
-    file (a pattern or property is evaluated with its default parameters into
-    ``prop_<name>``), and the parameters to run it with."""
+    file (a pattern or property is evaluated with its default parameters first), and the
+    parameters to run it with."""
     ref, refs, _ = _referrer(catalog, database.object_names(), frozenset(), "query")
     try:
-        sql = _environment().from_string(query).render(ref=ref)
+        _environment().from_string(query).render(ref=ref)
     except jinja2.TemplateError as error:
         raise CosyError("query", f"template error: {error}") from None
-    if refs:
-        status = evaluate(con, catalog, experiment_id, {}, sorted(set(refs)))
-        blocked = [f"{name}: {status[name]}" for name in dict.fromkeys(refs) if status[name] != "evaluated"]
-        if blocked:
-            raise CosyError("query", "; ".join(blocked))
+    status = evaluate(con, catalog, experiment_id, {}, sorted(set(refs))).status if refs else {}
+    sql = _resolve(catalog, status, query, "query")
     return sql, ({"p_experiment_id": experiment_id} if "$p_experiment_id" in sql else {})
 
 
-def results(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experiment_id: int,
-            status: dict[str, str], threshold: float, rank_basis: str | None) -> pa.Table:
-    """All property rows of one evaluation, named and flagged, as a ``database.RESULT_SCHEMA`` table."""
+def _results(evaluation: Evaluation, threshold: float, rank_basis: str | None) -> pa.Table:
+    catalog, status = evaluation.catalog, evaluation.status
     evaluated_at = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-    parts, params = [], {"p_experiment_id": experiment_id, "p_threshold": threshold}
+    parts = []
     for name, state in status.items():
         prop = catalog[name]
         if prop.kind != "property":
             continue
         meta = f"'{name}' AS property, {_literal(prop.parent)} AS parent, 'property' AS kind, '{prop.unit}' AS unit"
         if state == "evaluated":
-            parts.append(f"SELECT {meta}, r.*, {_literal(None)} AS status FROM prop_{name} AS r")
+            parts.append(f"SELECT {meta}, r.*, {_literal(None)} AS status FROM {{{{ ref('{name}') }}}} AS r")
         else:
             nulls = ", ".join(f"NULL::{kind} AS {column}" for column, kind in RESULT_COLUMNS.items())
             parts.append(f"SELECT {meta}, {nulls}, {_literal(state)} AS status")
     if not parts:
-        return database.RESULT_SCHEMA.empty_table()
+        return tables.schema(database.RESULTS_TABLE).empty_table()
     union = "\nUNION ALL BY NAME\n".join(parts)
-    table = con.execute(f"""
+    table = evaluation.query(f"""
         WITH r AS ({union})
         SELECT r.property, r.parent, r.kind, r.unit, r.callpath_id, c.path AS callpath,
-               coalesce(g.name, f.name) AS region, r.location_id, l.rank, l.thread, r.condition_id, r.condition,
-               r.confidence,
+               coalesce(r.region_id, c.region_id) AS region_id, coalesce(g.name, f.name) AS region,
+               r.location_id, l.rank, l.thread, r.condition_id, r.condition, r.confidence,
                -- a severity that is no number (a ratio over nothing) is none: never a problem
                CASE WHEN isfinite(r.severity) THEN r.severity END AS severity, r.value,
                coalesce(r.condition AND isfinite(r.severity) AND r.severity > $p_threshold, false) AS is_problem,
                r.details, coalesce(r.status, 'evaluated') AS status
         FROM r
-        LEFT JOIN callpaths c ON c.experiment_id = $p_experiment_id AND c.callpath_id = r.callpath_id
-        LEFT JOIN regions g ON g.experiment_id = $p_experiment_id AND g.region_id = c.region_id
-        LEFT JOIN regions f ON f.experiment_id = $p_experiment_id AND f.region_id = r.region_id
-        LEFT JOIN locations l ON l.experiment_id = $p_experiment_id AND l.location_id = r.location_id
+        LEFT JOIN {{{{ ref('callpaths') }}}} c ON c.callpath_id = r.callpath_id
+        LEFT JOIN {{{{ ref('regions') }}}} g ON g.region_id = c.region_id
+        LEFT JOIN {{{{ ref('regions') }}}} f ON f.region_id = r.region_id
+        LEFT JOIN {{{{ ref('locations') }}}} l ON l.location_id = r.location_id
         ORDER BY r.property, r.severity DESC NULLS LAST, c.path, region, r.location_id NULLS FIRST
-    """, params).to_arrow_table()
+    """, {"p_threshold": threshold}).to_arrow_table()
     n = table.num_rows
     table = table.append_column("threshold", pa.array([threshold] * n, pa.float64()))
     table = table.append_column("rank_basis", pa.array([rank_basis] * n, pa.string()))
     table = table.append_column("evaluated_at", pa.array([evaluated_at] * n, pa.string()))
-    return table.cast(database.RESULT_SCHEMA)
+    return table.cast(tables.schema(database.RESULTS_TABLE))
 
 
 def _literal(value: str | None) -> str:
     return "NULL::VARCHAR" if value is None else "'" + value.replace("'", "''") + "'"
 
 
-def cube(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """The evaluated ``time_cube`` pattern as a ``database.CUBE_SCHEMA`` table."""
-    columns = ", ".join(database.CUBE_SCHEMA.names)
-    return con.execute(f"SELECT {columns} FROM prop_time_cube").to_arrow_table().cast(database.CUBE_SCHEMA)
-
-
-def store(root: Path, experiment_id: int, tables: dict[str, pa.Table],
+def store(root: Path, experiment_id: int, results: dict[str, pa.Table],
           replace_properties: list[str] | None = None) -> list[str]:
-    """Replace the experiment's stored result tables (``database.RESULT_TABLES``) given,
+    """Replace the experiment's stored result tables (writer ``report`` in ``cosydb.tables``) given,
     each file atomically, and refresh the catalog. With ``replace_properties`` only those
     properties' rows of ``property_results`` are replaced; returns the properties whose
     stored rows were kept. Under the catalog lock: two reports never lose each other's rows."""
     directory = root / database.EXPERIMENTS / str(experiment_id)
     kept: list[str] = []
     with database.locked(root):
-        for name, table in tables.items():
+        for name, table in results.items():
             target = directory / f"{name}.parquet"
             if name == database.RESULTS_TABLE and replace_properties is not None and target.exists():
-                old = pq.read_table(target).cast(database.RESULT_SCHEMA)
+                old = pq.read_table(target).cast(tables.schema(database.RESULTS_TABLE))
                 old = old.filter(pc.invert(pc.is_in(old.column("property"), pa.array(replace_properties, pa.string()))))
                 kept = sorted(set(old.column("property").to_pylist()))
                 table = pa.concat_tables([old, table])

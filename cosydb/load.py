@@ -29,28 +29,20 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import SCHEMA_VERSION, __version__, database, interrupts, resources, sqlviews
+from . import SCHEMA_VERSION, __version__, database, interrupts, resources, sqlviews, tables
 from .errors import CosyError
 
 
 
-def resolve_source(source: str | os.PathLike) -> tuple[Path, str]:
-    """The file to read and its format (``otf2``, ``cube4`` or ``summary``) for a path to a
-    trace's anchor file, a CUBE4 profile, an ASL summary (``.json`` / ``.csv``), or a run
-    directory (its ``traces.otf2``, else its ``profile.cubex``)."""
-    from cosydb.loaders.cube_profile import is_profile
+def resolve_source(source: str | os.PathLike):
+    """The loader (a module of ``loaders``) and the file it reads for a path to a file in a
+    format cosydb reads, or to a run directory (its trace first, else its profile)."""
+    from cosydb.loaders import loader_for
 
     path = Path(source)
     if not path.exists():
         raise CosyError(path, "no such file or directory")
-    if path.is_dir():
-        for name, kind in (("traces.otf2", "otf2"), ("profile.cubex", "cube4")):
-            if (path / name).is_file():
-                return path / name, kind
-        raise CosyError(path, "directory holds no traces.otf2 anchor file and no profile.cubex")
-    if path.suffix.lower() in (".json", ".csv"):
-        return path, "summary"
-    return path, "cube4" if is_profile(path) else "otf2"
+    return loader_for(path)
 
 
 def default_db_path(source: Path) -> Path:
@@ -58,10 +50,10 @@ def default_db_path(source: Path) -> Path:
     return Path(f"{source.resolve().parent.name}.cosydb")
 
 
-def default_name(source: Path, kind: str) -> str:
+def default_name(source: Path, is_trace: bool) -> str:
     """A trace is named after its run directory, a profile or summary ``<run>-<file stem>``."""
     run = source.resolve().parent.name
-    return run if kind == "otf2" else f"{run}-{source.stem}"
+    return run if is_trace else f"{run}-{source.stem}"
 
 
 def _unique_name(wanted: str, taken: set[str]) -> str:
@@ -87,13 +79,14 @@ def _derive(directory: Path, experiment_id: int, memory_limit: str | None = None
         target = str(directory / f"{obj.name}.parquet").replace("'", "''")
         con.execute(f"COPY (SELECT * EXCLUDE (experiment_id) FROM (\n{obj.sql}\n)) "
                     f"TO '{target}' (FORMAT parquet, COMPRESSION zstd)")
-        database.create_table_view(con, obj.name, experiments)
+        database.create_table_view(con, tables.StoredTable(obj.name, "derive", ""), experiments)
 
     try:
         started = time.perf_counter()
-        for table in sorted(database.RAW_TABLES):
+        written = {name: t for name, t in tables.REGISTRY.items() if t.files(directory)}  # not yet load_warnings
+        for table in written.values():
             database.create_table_view(con, table, experiments)
-        sqlviews.create_all(con, database.RAW_TABLES, materialize=materialize)
+        sqlviews.create_all(con, set(written), materialize=materialize)
         seconds = {"derive": time.perf_counter() - started}
         started = time.perf_counter()
         rows = []
@@ -106,19 +99,10 @@ def _derive(directory: Path, experiment_id: int, memory_limit: str | None = None
         con.close()
 
 
-def _write_tables(directory: Path, tables: dict) -> None:
-    """Write the loader's tables (lists of row dicts, or Arrow tables) with the schemas of
-    ``loaders.tables``, then every other raw table and the result tables empty."""
-    from cosydb.loaders.tables import SCHEMAS
-
-    for table, data in tables.items():
-        if not isinstance(data, pa.Table):
-            data = pa.Table.from_pylist(data, schema=SCHEMAS[table])
-        pq.write_table(data, directory / f"{table}.parquet")
-    for table, schema in (SCHEMAS | database.RESULT_TABLES).items():
-        pattern = f"{table}-*.parquet" if table in database.MULTI_FILE_TABLES else f"{table}.parquet"
-        if not any(directory.glob(pattern)):
-            pq.write_table(schema.empty_table(), directory / pattern.replace("*", "0"))
+def _write_own(directory: Path, name: str, rows: list[dict]) -> None:
+    """Write a table that ``cosydb load`` itself writes (writer ``load`` in the registry)."""
+    pq.write_table(tables.conform(name, [{k: row.get(k) for k in tables.schema(name).names} for row in rows]),
+                   tables.REGISTRY[name].path(directory))
 
 
 def _say_waiting(root: Path, pid: int | None) -> None:
@@ -139,7 +123,7 @@ def load(source: str | os.PathLike, db: str | os.PathLike | None = None, name: s
     ``memory_limit`` and ``threads``: DuckDB's resources while deriving (see ``resources``).
     """
     resources.memory_limit(memory_limit), resources.threads(threads)  # bad values fail before any work
-    anchor, kind = resolve_source(source)
+    loader, anchor = resolve_source(source)
     root = Path(db) if db is not None else default_db_path(anchor)
     if root.exists() and not (database.is_database(root) or database.is_leftover(root)):
         raise CosyError(root, "exists and is not a cosydb database")
@@ -149,7 +133,7 @@ def load(source: str | os.PathLike, db: str | os.PathLike | None = None, name: s
     with interrupts.handled():
         try:
             with database.locked(root, database.LOAD_LOCK, create=True, on_wait=on_wait):
-                meta = _load_locked(anchor, kind, root, name, workers, (memory_limit, threads))
+                meta = _load_locked(loader, anchor, root, name, workers, (memory_limit, threads))
         except BaseException:
             signum = interrupts.received()
             if signum is None:
@@ -163,14 +147,9 @@ def load(source: str | os.PathLike, db: str | os.PathLike | None = None, name: s
     return meta
 
 
-def _load_locked(anchor: Path, kind: str, root: Path, name: str | None, workers: int | None,
+def _load_locked(loader, anchor: Path, root: Path, name: str | None, workers: int | None,
                  duckdb_resources: tuple = (None, None)) -> dict:
     """The load itself, with the load lock of ``root`` held."""
-    from cosydb.loaders.cube_profile import read_profile
-    from cosydb.loaders.otf2_trace import load_trace
-    from cosydb.loaders.summary_input import read_summary
-    from cosydb.loaders.tables import EXPERIMENT, LOAD_WARNINGS
-
     if not (database.is_database(root) or database.is_leftover(root)):  # replaced while this waited
         raise CosyError(root, "exists and is not a cosydb database")
     created = not database.is_database(root)  # new, or what a killed first load left
@@ -185,28 +164,25 @@ def _load_locked(anchor: Path, kind: str, root: Path, name: str | None, workers:
         taken = database.experiment_names(root)
         if name is not None and name in taken:
             raise CosyError(root, f"already holds an experiment named '{name}'")
-        name = name or _unique_name(default_name(anchor, kind), taken)
+        name = name or _unique_name(default_name(anchor, loader.IS_TRACE), taken)
         staging = database.staging_dir(root, experiment_id)
         final = root / database.EXPERIMENTS / str(experiment_id)
         staging.mkdir(parents=True)
-        if kind == "otf2":
-            with interrupts.deferred():  # OTF2 runs Python callbacks: a signal is acted on between them
-                result = load_trace(anchor, staging, workers)
-        else:
-            result = (read_profile if kind == "cube4" else read_summary)(anchor)
-        _write_tables(staging, result["tables"])
+        sink = tables.TableSink(staging)
+        result = loader.read(anchor, sink, workers)
+        sink.finish()
         meta = dict(
             experiment_id=experiment_id, name=name,
             load_time=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-            tool_version=__version__, schema_version=SCHEMA_VERSION, is_profile=kind != "otf2",
-            **result["meta"],
+            tool_version=__version__, schema_version=SCHEMA_VERSION, is_profile=not loader.IS_TRACE,
+            format=loader.FORMAT, **result.experiment_columns(),
         )
-        pq.write_table(pa.Table.from_pylist([meta], schema=EXPERIMENT), staging / "experiment.parquet")
+        _write_own(staging, "experiments", [meta])
         checks, seconds = _derive(staging, experiment_id, *duckdb_resources)  # DuckDB stops its query on a signal
-        warnings = result["warnings"] + checks
-        phase_seconds = result["phase_seconds"] | seconds
+        warnings = result.warnings + checks
+        phase_seconds = result.phase_seconds | seconds
         started = time.perf_counter()
-        pq.write_table(pa.Table.from_pylist(warnings, schema=LOAD_WARNINGS), staging / "load_warnings.parquet")
+        _write_own(staging, "load_warnings", warnings)
         with database.locked(root, database.CATALOG_LOCK):
             with interrupts.deferred(check_after=False):  # once begun, the commit completes
                 os.rename(staging, final)
@@ -223,6 +199,7 @@ def _load_locked(anchor: Path, kind: str, root: Path, name: str | None, workers:
                 shutil.rmtree(root, ignore_errors=True)
         raise
     meta["db"] = str(root)
+    meta["loaded"] = result.loaded
     meta["warnings"] = warnings
     meta["phase_seconds"] = phase_seconds
     return meta

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from . import info, names
-from .catalog import ancestors, tree_order
 
 def value_text(value: float | None, unit: str) -> str:
     """A value with its unit, times in s, ms or µs ('1.5 s', '63.3 ms', '300 bytes'); '' for none."""
@@ -73,7 +72,7 @@ def problems(result: dict, width: int, mode: str = "short", wide: bool = False, 
         where_w = max(width - len(lead), 20)
         lines.append(fit(lead + "where (most specific call path)", width))
         for i, (e, ranks_) in enumerate(zip(shown, ranks), 1):
-            where = names.path(e["where"], mode)
+            where = names.path(e["place"], mode)
             where = where if wide else names.fit(where, where_w)
             lines.append(fit(f"  {i:>2}  {e['property']:<{name_w}}  {value_text(e['value'], e['unit']):>9}  "
                              f"{e['severity']:>8.1%}  {ranks_:<{ranks_w}}  " + where, width))
@@ -93,7 +92,7 @@ def problems(result: dict, width: int, mode: str = "short", wide: bool = False, 
             lines.append(f"  ({len(entries) - top} more problems: --top {len(entries)})")
         b = entries[0]
         lines.append(fit(f"bottleneck: {b['property']}, {value_text(b['value'], b['unit'])} ({b['severity']:.1%}) at "
-                         f"{names.path(b['where'], mode)}"
+                         f"{names.path(b['place'], mode)}"
                          + (f", ranks {locations_text(b['locations'])}" if b["locations"] else ""), width))
     lines += _not_evaluable(result, width, show_all) + _warnings(result, width)
     lines.append(fit("value: summed over the problem's call paths; severity: for times, value / time of all "
@@ -120,31 +119,20 @@ def _warnings(result: dict, width: int) -> list[str]:
     return [_cut_before(f"load warnings: {text}", " (cosydb info for details)", width)]
 
 
-def tree(result: dict, catalog: dict, mode: str = "short", per_location: bool = False,
-         show_all: bool = False) -> list[str]:
+def tree(result: dict, mode: str = "short", per_location: bool = False, show_all: bool = False) -> list[str]:
     """Every listed row in the catalog's hierarchy (aggregates included), as rows of columns,
-    then what could not be evaluated."""
-    from .report import where
-
-    rows = [r for r in result["results"] if r["status"] == "evaluated"]
-    shown = {r["property"] for r in rows}
+    then what could not be evaluated. The rows, their order, depth and ranks are those of
+    the view ``report_rows``."""
     table = [("property", "call path", "ranks", "severity", "value", "confidence")]
-    for prop, _ in tree_order(catalog):
-        mine = [r for r in rows if r["property"] == prop.name]
-        if not mine:
+    previous = None
+    for r in result["results"]:
+        if r["status"] != "evaluated" or (r["location_id"] is not None and not per_location):
             continue
-        depth = sum(up in shown for up in ancestors(catalog, prop.name))  # under the listed ancestors only
-        name = "  " * depth + prop.name
-        for r in mine:
-            if r["location"] is not None and not per_location:
-                continue
-            who = [dict(rank=x["location"], thread=x["thread"], value=x["value"]) for x in mine
-                   if where(x) == where(r) and x["location"] is not None]
-            if r["location"] is not None:
-                who = [dict(rank=r["location"], thread=r["thread"], value=r["value"])]
-            table.append((name, names.path(where(r), mode), locations_text(sorted(who, key=lambda x: -x["value"]), 99),
-                          f"{r['severity']:.4f}", value_text(r["value"], r["unit"]), f"{r['confidence']:g}"))
-            name = ""
+        name = "" if r["property"] == previous else "  " * r["depth"] + r["property"]
+        previous = r["property"]
+        who = r["ranks"] if r["location_id"] is None else [dict(rank=r["rank"], thread=r["thread"], value=r["value"])]
+        table.append((name, names.path(r["place"], mode), locations_text(who, 99), f"{r['severity']:.4f}",
+                      value_text(r["value"], r["unit"]), f"{r['confidence']:g}"))
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     return (header(result) + ["  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in table]
             + _not_evaluable(result, 10**6, show_all))

@@ -16,6 +16,7 @@ matching) are materialised so that queries over them are fast.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Callable
@@ -69,6 +70,22 @@ def load_objects(package: str = "cosydb.sql") -> dict[str, SqlObject]:
             kind = "macro" if source.lstrip().startswith("-- macro:") else "view"
             objects[entry.name[:-4]] = SqlObject(entry.name[:-4], source, kind)
     return objects
+
+
+def is_table_macro(obj: SqlObject) -> bool:
+    """A macro returning a table (``name(args) AS TABLE select ...``)."""
+    return obj.kind == "macro" and re.search(r"\)\s+as\s+table\b", obj.source, re.I) is not None
+
+
+def doc(name: str, package: str = "cosydb.sql") -> str:
+    """The leading comment of ``sql/<name>.sql``: what the object is, its grain and columns."""
+    lines = []
+    for line in resources.files(package).joinpath(f"{name}.sql").read_text().splitlines():
+        if not line.startswith("--"):
+            break
+        lines.append(line[2:].strip())
+    text = " ".join(line for line in lines if line).strip()
+    return text.removeprefix("macro:").strip()
 
 
 def fingerprint(package: str = "cosydb.sql") -> str:

@@ -1,0 +1,72 @@
+"""The loaders: one module per input format, all with the same protocol.
+
+A loader module declares
+
+- ``FORMAT``: its name, stored in ``experiments.format`` (e.g. ``otf2``);
+- ``IS_TRACE``: whether it delivers events (else the experiment is a profile);
+- ``RUN_FILE``: the file it reads in a run directory (e.g. ``traces.otf2``), or None;
+- ``detect(path) -> bool``: whether a file given by the user is in its format;
+- ``read(path, sink, workers) -> LoadResult``: read the file, handing every table to the
+  ``cosydb.tables.TableSink`` (which names the files; a table it is not given is
+  written empty).
+
+``LOADERS`` lists them in the order they are asked: adding a format is one module and
+one line here (docs/contributing.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class LoadResult:
+    """What a loader found besides its tables: the columns of ``experiments`` it knows,
+    a phrase for the user, warnings (rows of ``load_warnings``) and seconds per phase."""
+
+    source_path: str
+    number_of_locations: int
+    loaded: str  # e.g. "5,000 events", "a profile of 4 metrics on 20 call-tree nodes"
+    creator: str = ""
+    number_of_events: int | None = None
+    timer_resolution: int | None = None
+    global_offset: int | None = None
+    trace_length: int | None = None
+    first_time: int | None = None
+    last_time: int | None = None
+    warnings: list[dict] = field(default_factory=list)
+    phase_seconds: dict[str, float] = field(default_factory=dict)
+
+    def experiment_columns(self) -> dict:
+        """The columns of ``experiments`` this result fills."""
+        return dict(source_path=self.source_path, creator=self.creator, number_of_events=self.number_of_events,
+                    number_of_locations=self.number_of_locations, timer_resolution=self.timer_resolution,
+                    global_offset=self.global_offset, trace_length=self.trace_length,
+                    first_time=self.first_time, last_time=self.last_time)
+
+
+def registered() -> list:
+    """The loader modules, in the order they are asked (a run directory: the trace first)."""
+    from . import cube_profile, otf2_trace, summary_input
+
+    return [otf2_trace, cube_profile, summary_input]
+
+
+def loader_for(path: Path):
+    """The loader and the file to read for ``path``: a file in a loader's format, or a run
+    directory holding a loader's ``RUN_FILE``."""
+    from cosydb.errors import CosyError
+
+    loaders = registered()
+    if path.is_dir():
+        for loader in loaders:
+            if loader.RUN_FILE and (path / loader.RUN_FILE).is_file():
+                return loader, path / loader.RUN_FILE
+        wanted = " and no ".join(loader.RUN_FILE_DOC for loader in loaders if loader.RUN_FILE)
+        raise CosyError(path, f"directory holds no {wanted}")
+    for loader in loaders:
+        if loader.detect(path):
+            return loader, path
+    formats = ", ".join(loader.FILE_DOC for loader in loaders)
+    raise CosyError(path, f"not a format cosydb reads ({formats})")

@@ -25,17 +25,15 @@ import numpy as np
 import pyarrow as pa
 
 from cosydb.errors import CosyError
+from cosydb.tables import schema
 
-CNODES = pa.schema([("cnode_id", pa.int64()), ("parent_id", pa.int64()), ("region_id", pa.int32())])
-PROFILE_METRICS = pa.schema([
-    ("metric_id", pa.int32()), ("name", pa.string()), ("display_name", pa.string()),
-    ("parent_id", pa.int32()), ("unit", pa.string()), ("data_type", pa.string()),
-    ("metric_type", pa.string()), ("description", pa.string()), ("loaded", pa.bool_()),
-])
-PROFILE_VALUES = pa.schema([
-    ("metric_id", pa.int32()), ("cnode_id", pa.int64()), ("location_id", pa.int64()),
-    ("inclusive", pa.float64()), ("exclusive", pa.float64()),
-])
+from . import LoadResult
+
+FORMAT = "cube4"
+IS_TRACE = False
+RUN_FILE = "profile.cubex"
+RUN_FILE_DOC = "profile.cubex"
+FILE_DOC = "a CUBE4 profile (.cubex)"
 
 #: Score-P's own metrics; any other metric of a profile is a hardware counter (PAPI, perf, rusage).
 SCOREP_METRICS = frozenset({"visits", "time", "min_time", "max_time", "bytes_put", "bytes_get",
@@ -49,8 +47,8 @@ _PARADIGMS = {"measurement": "MEASUREMENT_SYSTEM"}
 _LOCATION_TYPES = {"thread": "CPU_THREAD", "gpu": "GPU", "metric": "METRIC"}
 
 
-def is_profile(path: Path) -> bool:
-    """True for a file to be read as a CUBE4 profile: a ``.cubex`` name or a tar archive."""
+def detect(path: Path) -> bool:
+    """A file to be read as a CUBE4 profile: a ``.cubex`` name or a tar archive."""
     return path.is_file() and (path.suffix == ".cubex" or tarfile.is_tarfile(path))
 
 
@@ -165,7 +163,7 @@ def _open(path: Path):
 
 def _values_table(metric_id: int, inclusive: np.ndarray, exclusive: np.ndarray, ids: np.ndarray,
                   location_ids: np.ndarray) -> pa.Table:
-    """The cells of one metric that are not zero, as ``PROFILE_VALUES`` rows."""
+    """The cells of one metric that are not zero, as ``profile_values`` rows."""
     node, location = np.nonzero((inclusive != 0) | (np.nan_to_num(exclusive) != 0))
     return pa.table({
         "metric_id": pa.array(np.full(len(node), metric_id), pa.int32()),
@@ -173,11 +171,11 @@ def _values_table(metric_id: int, inclusive: np.ndarray, exclusive: np.ndarray, 
         "location_id": pa.array(location_ids[location]),
         "inclusive": pa.array(inclusive[node, location]),
         "exclusive": pa.array(exclusive[node, location], from_pandas=True),
-    }, schema=PROFILE_VALUES)
+    }, schema=schema("profile_values"))
 
 
-def read_profile(path: Path) -> dict:
-    """Read the profile at ``path``; returns ``meta``, ``tables``, ``warnings`` and ``phase_seconds``."""
+def read(path: Path, sink, workers: int | None = None) -> LoadResult:
+    """Read the profile at ``path`` into the tables of ``sink`` (one process: ``workers`` unused)."""
     from pycubexr.utils.exceptions import MissingMetricError, UnsupportedMetricFormatError
 
     started = time.perf_counter()
@@ -240,11 +238,12 @@ def read_profile(path: Path) -> dict:
         "cnodes": [dict(cnode_id=int(ids[i]), parent_id=int(ids[parent[i]]) if parent[i] >= 0 else None,
                         region_id=c.callee_region_id) for i, c in enumerate(cnodes)],
         "profile_metrics": metric_rows,
-        "profile_values": pa.concat_tables(value_parts) if value_parts else [],
+        "profile_values": pa.concat_tables(value_parts) if value_parts else schema("profile_values").empty_table(),
     }
-    meta = dict(source_path=str(path.resolve()), format="cube4", creator=anchor.attrs.get("Creator", ""),
-                number_of_events=None, number_of_locations=len(locations), timer_resolution=None,
-                global_offset=None, trace_length=None, first_time=None, last_time=None,
-                call_tree_nodes=len(ids), profile_metrics=sum(m["loaded"] for m in metric_rows))
-    return dict(meta=meta, tables=tables, warnings=warnings,
-                phase_seconds={"profile": time.perf_counter() - started})
+    for name, rows in tables.items():
+        sink.write(name, rows)
+    loaded = sum(m["loaded"] for m in metric_rows)
+    return LoadResult(source_path=str(path.resolve()), number_of_locations=len(locations),
+                      loaded=f"a profile of {loaded} metrics on {len(ids)} call-tree nodes",
+                      creator=anchor.attrs.get("Creator", ""), warnings=warnings,
+                      phase_seconds={"profile": time.perf_counter() - started})

@@ -9,6 +9,8 @@ from __future__ import annotations
 import otf2
 import pyarrow as pa
 
+from cosydb.tables import schema
+
 UNDEFINED_UINT32 = 0xFFFFFFFF
 
 
@@ -60,53 +62,6 @@ def _check_ranges(table: str, rows: list[dict], schema: pa.Schema) -> None:
             if value is not None and not low <= value <= high:
                 first = next(iter(row.items()))
                 raise DefinitionError(f"{table} {first[0]} {first[1]}: {column} {value} is out of range")
-
-
-LOCATIONS = pa.schema([
-    ("location_id", pa.int64()), ("name", pa.string()), ("location_type", pa.string()),
-    ("location_group_id", pa.int32()), ("rank", pa.int32()), ("thread", pa.int32()),
-    ("number_of_events", pa.int64()),
-])
-LOCATION_GROUPS = pa.schema([
-    ("location_group_id", pa.int32()), ("name", pa.string()), ("group_type", pa.string()),
-    ("system_tree_node_id", pa.int32()), ("rank", pa.int32()),
-])
-SYSTEM_TREE = pa.schema([
-    ("system_tree_node_id", pa.int32()), ("name", pa.string()), ("class_name", pa.string()),
-    ("parent_id", pa.int32()),
-])
-REGIONS = pa.schema([
-    ("region_id", pa.int32()), ("name", pa.string()), ("canonical_name", pa.string()),
-    ("description", pa.string()), ("role", pa.string()), ("paradigm", pa.string()),
-    ("flags", pa.string()), ("source_file", pa.string()), ("begin_line", pa.int32()),
-    ("end_line", pa.int32()),
-])
-GROUPS = pa.schema([
-    ("group_id", pa.int32()), ("name", pa.string()), ("group_type", pa.string()),
-    ("paradigm", pa.string()), ("size", pa.int32()),
-])
-GROUP_MEMBERS = pa.schema([
-    ("group_id", pa.int32()), ("position", pa.int32()), ("member_id", pa.int64()),
-])
-COMMUNICATORS = pa.schema([
-    ("comm_id", pa.int32()), ("name", pa.string()), ("group_id", pa.int32()),
-    ("parent_id", pa.int32()), ("paradigm", pa.string()), ("size", pa.int32()),
-    ("is_self", pa.bool_()),
-])
-COMMUNICATOR_MEMBERS = pa.schema([
-    ("comm_id", pa.int32()), ("comm_rank", pa.int32()), ("location_id", pa.int64()),
-])
-METRICS = pa.schema([
-    ("metric_id", pa.int32()), ("metric_kind", pa.string()), ("member_index", pa.int32()),
-    ("member_id", pa.int32()), ("name", pa.string()), ("description", pa.string()),
-    ("metric_type", pa.string()), ("metric_mode", pa.string()), ("value_type", pa.string()),
-    ("base", pa.string()), ("exponent", pa.int64()), ("unit", pa.string()),
-    ("occurrence", pa.string()),
-])
-PARAMETERS = pa.schema([
-    ("parameter_id", pa.int32()), ("name", pa.string()), ("parameter_type", pa.string()),
-])
-STRINGS = pa.schema([("string_id", pa.int32()), ("text", pa.string())])
 
 
 def _location_ranks(defs) -> dict[int, int]:
@@ -208,12 +163,8 @@ def read_definitions(defs, warnings: list | None = None) -> dict[str, list[dict]
         "parameters": parameters,
         "strings": strings,
     }
-    schemas = {"locations": LOCATIONS, "location_groups": LOCATION_GROUPS, "system_tree": SYSTEM_TREE,
-               "regions": REGIONS, "groups": GROUPS, "group_members": GROUP_MEMBERS,
-               "communicators": COMMUNICATORS, "communicator_members": COMMUNICATOR_MEMBERS,
-               "metrics": METRICS, "parameters": PARAMETERS, "strings": STRINGS}
     for table, rows in tables.items():
-        _check_ranges(table, rows, schemas[table])
+        _check_ranges(table, rows, schema(table))
         if warnings is not None:
-            _unknown_enums(table, rows, schemas[table].names[0], warnings)
+            _unknown_enums(table, rows, schema(table).names[0], warnings)
     return tables

@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 import _otf2
 from _otf2.Config import conf
 
+from cosydb import tables
 from cosydb.errors import CosyError
 
 from .otf2_records import COLUMNS, RECORDS, type_name
@@ -39,20 +40,12 @@ ALL_RECORDS = sorted(n[len(_FP_PREFIX):] for n in dir(_FP_MODULE) if n.startswit
 EVENT_TYPES = [type_name(r) for r in ALL_RECORDS]
 _TYPE_CODE = {r: i for i, r in enumerate(ALL_RECORDS)}
 
-EVENT_SCHEMA = pa.schema(
-    [("location_id", pa.int64()), ("seq", pa.int64()), ("time", pa.uint64()),
-     ("type", pa.dictionary(pa.int16(), pa.string()))]
-    + [(name, pa.dictionary(pa.int16(), pa.string()) if spec[3] else spec[0])
-       for name, spec in COLUMNS.items()]
-)
-METRIC_SCHEMA = pa.schema([
-    ("location_id", pa.int64()), ("seq", pa.int64()), ("time", pa.uint64()),
-    ("metric_id", pa.int32()), ("member_index", pa.int32()), ("value", pa.float64()),
-])
+EVENT_SCHEMA = tables.schema("events")
+METRIC_SCHEMA = tables.schema("metric_values")
 
 _ENUM_NAMES = {
     enum: pa.array([getattr(otf2, enum)._names.get(i, f"CODE_{i}") for i in range(256)])
-    for enum in {spec[3] for spec in COLUMNS.values() if spec[3]}
+    for enum in {spec[2] for spec in COLUMNS.values() if spec[2]}
 }
 #: Which codes of each enum OTF2 knows (the others are stored as ``CODE_<n>`` with a warning).
 _ENUM_KNOWN = {enum: np.array([i in getattr(otf2, enum)._names for i in range(256)]) for enum in _ENUM_NAMES}
@@ -167,7 +160,7 @@ class _Buffer:
         self.code = _TYPE_CODE[record]
         self.time = array("Q")
         self.seq = array("Q")
-        self.columns = {c: array(COLUMNS[c][1]) for c in columns if c is not None}
+        self.columns = {c: array(COLUMNS[c][0]) for c in columns if c is not None}
         self.argument_columns = columns
 
     def __len__(self):
@@ -315,7 +308,8 @@ class _RecordSink:
         arrays = [pa.array(np.full(n, location_id, dtype=np.int64)), pa.array(seq), pa.array(time),
                   pa.DictionaryArray.from_arrays(pa.array(code), _TYPE_DICTIONARY)]
         unknown = []
-        for name, (arrow_type, typecode, undefined, enum) in COLUMNS.items():
+        for name, (typecode, undefined, enum) in COLUMNS.items():
+            arrow_type = EVENT_SCHEMA.field(name).type
             try:
                 arrays.append(self._column(filled, index, n, name, arrow_type, typecode, undefined, enum, unknown))
             except _OutOfRange as error:

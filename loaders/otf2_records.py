@@ -12,35 +12,35 @@ from __future__ import annotations
 
 import re
 
-import pyarrow as pa
 
-# Payload columns of the events table: name -> (Arrow type, array typecode,
-# value that means "undefined" in OTF2 and becomes NULL, enum dictionary name).
+# How OTF2 delivers the payload columns of the events table (their Arrow types are in
+# cosydb.tables): name -> (array typecode, value that means "undefined" in OTF2 and
+# becomes NULL, enum dictionary name).
 COLUMNS: dict[str, tuple] = {
-    "region_id": (pa.int32(), "I", None, None),
-    "comm_id": (pa.int32(), "I", None, None),
-    "partner": (pa.int32(), "I", 0xFFFFFFFF, None),
-    "tag": (pa.int64(), "I", None, None),
-    "msg_bytes": (pa.int64(), "Q", None, None),
-    "request_id": (pa.int64(), "Q", None, None),
-    "coll_op": (pa.string(), "B", None, "CollectiveOp"),
-    "root": (pa.int32(), "I", 0xFFFFFFFF, None),
-    "bytes_sent": (pa.int64(), "Q", None, None),
-    "bytes_received": (pa.int64(), "Q", None, None),
-    "paradigm": (pa.string(), "B", None, "Paradigm"),
-    "thread_count": (pa.int32(), "I", 0xFFFFFFFF, None),
-    "lock_id": (pa.int64(), "Q", None, None),
-    "acquisition_order": (pa.int64(), "Q", None, None),
-    "task_id": (pa.int64(), "Q", None, None),
-    "creating_thread": (pa.int32(), "I", None, None),
-    "generation_number": (pa.int32(), "I", None, None),
-    "sequence_count": (pa.int64(), "Q", None, None),
-    "parameter_id": (pa.int32(), "I", None, None),
-    "parameter_value": (pa.int64(), "q", None, None),
-    "string_id": (pa.int32(), "I", None, None),
-    "exit_status": (pa.int64(), "q", None, None),
-    "measurement_mode": (pa.string(), "B", None, "MeasurementMode"),
-    "metric_id": (pa.int32(), "I", None, None),
+    "region_id": ("I", None, None),
+    "comm_id": ("I", None, None),
+    "partner": ("I", 0xFFFFFFFF, None),
+    "tag": ("I", None, None),
+    "msg_bytes": ("Q", None, None),
+    "request_id": ("Q", None, None),
+    "coll_op": ("B", None, "CollectiveOp"),
+    "root": ("I", 0xFFFFFFFF, None),
+    "bytes_sent": ("Q", None, None),
+    "bytes_received": ("Q", None, None),
+    "paradigm": ("B", None, "Paradigm"),
+    "thread_count": ("I", 0xFFFFFFFF, None),
+    "lock_id": ("Q", None, None),
+    "acquisition_order": ("Q", None, None),
+    "task_id": ("Q", None, None),
+    "creating_thread": ("I", None, None),
+    "generation_number": ("I", None, None),
+    "sequence_count": ("Q", None, None),
+    "parameter_id": ("I", None, None),
+    "parameter_value": ("q", None, None),
+    "string_id": ("I", None, None),
+    "exit_status": ("q", None, None),
+    "measurement_mode": ("B", None, "MeasurementMode"),
+    "metric_id": ("I", None, None),
 }
 
 # OTF2 record name -> (columns filled by the callback arguments that follow the

@@ -16,13 +16,37 @@ import _otf2
 
 from cosydb.errors import CosyError
 
+from . import LoadResult
 from .otf2_definitions import DefinitionError, read_definitions
 from .otf2_events import INT64_MAX, LocationError, callback_errors, describe_error, read_locations
 from .otf2_records import RECORDS, type_name
 from . import processes
 
+FORMAT = "otf2"
+IS_TRACE = True
+RUN_FILE = "traces.otf2"
+RUN_FILE_DOC = "traces.otf2 anchor file"
+FILE_DOC = "an OTF2 anchor file"
+
 #: Below this many events a single process is faster than starting workers.
 PARALLEL_THRESHOLD = 200_000
+
+
+def detect(path: Path) -> bool:
+    """An anchor file: named ``*.otf2``, or starting with OTF2's magic bytes."""
+    if path.suffix == ".otf2":
+        return True
+    with open(path, "rb") as file:
+        return b"OTF2" in file.read(8)
+
+
+def read(anchor: Path, sink, workers: int | None = None) -> LoadResult:
+    """Read the archive of the anchor file ``anchor``: definitions here, the events of the
+    locations in reader processes, each writing its ``events`` and ``metric_values`` file."""
+    from cosydb import interrupts
+
+    with interrupts.deferred():  # OTF2 runs Python callbacks: a signal is acted on between them
+        return load_trace(anchor, sink, workers)
 
 
 def _open_reader(anchor: Path):
@@ -100,14 +124,11 @@ def _reader_died(job, how: str) -> CosyError:
     return CosyError(Path(anchor).with_suffix(""), f"the process reading {files} ended without a result ({how})")
 
 
-def load_trace(anchor: Path, out_dir: Path, workers: int | None = None) -> dict:
-    """Read the archive of the anchor file ``anchor`` into Parquet files under ``out_dir``.
-
-    Writes ``events-<k>.parquet`` (and ``metric_values-<k>.parquet`` if the
-    trace has Metric records) per reader; returns the experiment metadata, the
-    definition tables and record counts, warnings found while reading and the
-    wall-clock seconds of the definitions and events phases.
-    """
+def load_trace(anchor: Path, sink, workers: int | None = None) -> LoadResult:
+    """Read the archive of the anchor file ``anchor`` into the tables of ``sink``: the
+    definitions, the events and metric values (one file per reader, written by the
+    reader), and the record counts; returns the clock, warnings found while reading and
+    the wall-clock seconds of the definitions and events phases."""
     started = time.perf_counter()
     reader = _open_reader(anchor)
     try:
@@ -119,13 +140,9 @@ def load_trace(anchor: Path, out_dir: Path, workers: int | None = None) -> dict:
             raise CosyError(anchor.with_suffix(".def"), f"corrupt global definitions ({error})") from None
         clock = defs.clock_properties
         _check_clock(anchor.with_suffix(".def"), clock)
+        resolution, offset, length = clock.timer_resolution, clock.global_offset, clock.trace_length
         sizes = {loc._ref: loc.number_of_events for loc in defs.locations}
-        meta = dict(
-            timer_resolution=clock.timer_resolution,
-            global_offset=clock.global_offset,
-            trace_length=clock.trace_length,
-            creator=_otf2.Reader_GetCreator(reader.handle) or "",
-        )
+        creator = _otf2.Reader_GetCreator(reader.handle) or ""
     finally:
         reader.close()
     if not sizes:
@@ -137,8 +154,8 @@ def load_trace(anchor: Path, out_dir: Path, workers: int | None = None) -> dict:
     if workers is None:
         workers = 1 if total < PARALLEL_THRESHOLD else min(2, os.cpu_count() or 1)
     parts = _partition(sizes, max(1, min(workers, len(sizes))))
-    jobs = [(str(anchor), part, str(out_dir / f"events-{k}.parquet"),
-             str(out_dir / f"metric_values-{k}.parquet")) for k, part in enumerate(parts)]
+    jobs = [(str(anchor), part, str(sink.path("events", k)), str(sink.path("metric_values", k)))
+            for k, part in enumerate(parts)]
     if len(jobs) == 1 and total < PARALLEL_THRESHOLD:
         results = [_read_part(jobs[0])]
     else:  # processes that a signal stops at once and that never outlive this one
@@ -167,12 +184,14 @@ def load_trace(anchor: Path, out_dir: Path, workers: int | None = None) -> dict:
         warnings.append(dict(check="unknown_records", location_id=None, count=unknown,
                              detail="records the OTF2 library does not know (stored as UNKNOWN)"))
     times = [(s["first_time"], s["last_time"]) for s in stats.values() if s["first_time"] is not None]
-    meta.update(
-        source_path=str(anchor.resolve()), format="otf2", number_of_events=total,
-        number_of_locations=len(sizes),
+    tables["record_counts"] = record_counts
+    for name, rows in tables.items():
+        sink.write(name, rows)
+    phase_seconds["events"] = time.perf_counter() - started
+    return LoadResult(
+        source_path=str(anchor.resolve()), number_of_locations=len(sizes), loaded=f"{total:,} events",
+        creator=creator, number_of_events=total, timer_resolution=resolution,
+        global_offset=offset, trace_length=length,
         first_time=min(t[0] for t in times) if times else None,
         last_time=max(t[1] for t in times) if times else None,
-    )
-    tables["record_counts"] = record_counts
-    phase_seconds["events"] = time.perf_counter() - started
-    return dict(meta=meta, tables=tables, warnings=warnings, phase_seconds=phase_seconds)
+        warnings=warnings, phase_seconds=phase_seconds)

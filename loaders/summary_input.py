@@ -21,6 +21,14 @@ from pathlib import Path
 import pyarrow as pa
 
 from cosydb.errors import CosyError
+from cosydb.tables import HPF_FIELDS, SM_FIELDS
+
+from . import LoadResult
+
+FORMAT = "summary"
+IS_TRACE = False
+RUN_FILE = None
+FILE_DOC = "ASL summary input (.json, .csv)"
 
 FORMAT_VERSION = 1
 #: ASL classes of regions -> OTF2-style role and paradigm.
@@ -28,28 +36,7 @@ OPENMP_KINDS = {"Function": "FUNCTION", "IfBlock": "CODE", "BasicBlock": "CODE",
                 "PRegion": "PARALLEL", "PSection": "SECTIONS", "PDo": "LOOP"}
 HPF_KINDS = {"HPFProcedure": "FUNCTION", "HPFLoop": "LOOP", "HPFIfBlock": "CODE", "HPFBasicBlock": "CODE",
              "HPFProcedureCall": "FUNCTION", "HPFArrayAssignment": "CODE", "HPFRedistribute": "CODE"}
-#: SmSums numbers (seconds unless named nr_*); duration and region_ctrl are the master thread's.
-SM_FIELDS = ("duration", "non_parallelized_code", "nr_remote_accesses", "scheduling", "additional_calc",
-             "cross_thread_dep_ctrl", "cross_thread_dep_wait", "region_wait", "region_ctrl", "nr_cache_misses")
-#: HPFSummary numbers (seconds unless named nr_*), means over the processes executing the region.
-HPF_FIELDS = ("nr_executions", "duration", "comm_time", "dep_comm_time", "align_comm_time", "sync_time",
-              "idle_time", "io_time", "compiler_ovh_time", "inspector_time", "impl_redistr_time",
-              "expl_redistr_time", "nr_cache_misses")
 SYSTEM_FIELDS = ("remote_access_time", "cache_line_size", "parallel_region_cost")
-
-SUMMARY_REGIONS = pa.schema([("cnode_id", pa.int64()), ("kind", pa.string()), ("ltype", pa.string()),
-                             ("no_wait_exit", pa.bool_())])
-SM_SUMS = pa.schema([("cnode_id", pa.int64()), ("location_id", pa.int64()), ("instance_no", pa.int64()),
-                     ("nr_executions", pa.int64()), ("nr_threads", pa.int64())]
-                    + [(f, pa.float64()) for f in SM_FIELDS])
-VARIABLE_ACCESSES = pa.schema([("cnode_id", pa.int64()), ("location_id", pa.int64()), ("var_name", pa.string()),
-                               ("page_no", pa.int64()), ("nr_remote_accesses", pa.float64()),
-                               ("size_bytes", pa.float64())])
-HPF_SUMS = pa.schema([("cnode_id", pa.int64()), ("location_id", pa.int64())]
-                     + [(f, pa.float64()) for f in HPF_FIELDS])
-HPF_DECLS = pa.schema([("cnode_id", pa.int64()), ("name", pa.string()), ("alloc", pa.string()),
-                       ("format", pa.string())])
-SYSTEM_CONSTANTS = pa.schema([("name", pa.string()), ("value", pa.float64())])
 
 
 class _Checker:
@@ -99,13 +86,19 @@ def _numbers(check: _Checker, obj: dict, where: str, fields) -> dict:
             for f in fields if f in obj}
 
 
-def read_summary(path: Path) -> dict:
-    """Read ``path`` (JSON, or CSV by its suffix); returns ``meta``, ``tables``, ``warnings`` and ``phase_seconds``."""
+def detect(path: Path) -> bool:
+    return path.suffix.lower() in (".json", ".csv")
+
+
+def read(path: Path, sink, workers: int | None = None) -> LoadResult:
+    """Read ``path`` (JSON, or CSV by its suffix) into the tables of ``sink``."""
     started = time.perf_counter()
     document = _read_csv(path) if path.suffix.lower() == ".csv" else _read_json(path)
     tables, meta = _convert(path, document)
-    meta.update(source_path=str(path.resolve()), format=f"summary-{path.suffix.lower().lstrip('.')}")
-    return dict(meta=meta, tables=tables, warnings=[], phase_seconds={"summary": time.perf_counter() - started})
+    for name, rows in tables.items():
+        sink.write(name, rows)
+    return LoadResult(source_path=str(path.resolve()), **meta,
+                      phase_seconds={"summary": time.perf_counter() - started})
 
 
 def _read_json(path: Path) -> dict:
@@ -297,9 +290,8 @@ def _convert(path: Path, doc) -> tuple[dict, dict]:
     tables = {"regions": region_table, "cnodes": cnodes, "locations": locations, "summary_regions": summary_regions,
               "sm_sums": sm, "variable_accesses": variables, "hpf_sums": hpf, "hpf_decls": decls,
               "system_constants": constants}
-    meta = dict(creator=f"ASL {paradigm} summary", number_of_events=None, number_of_locations=processors,
-                timer_resolution=None, global_offset=None, trace_length=None, first_time=None, last_time=None,
-                summary_regions=len(regions))
+    meta = dict(creator=f"ASL {paradigm} summary", number_of_locations=processors,
+                loaded=f"ASL {paradigm} summary input of {len(regions)} regions")
     return tables, meta
 
 

@@ -61,11 +61,11 @@ def our_cells(db: Path) -> tuple[dict, set]:
     """cosydb's severity cube of experiment 1 (metric-inclusive values) and its metric names."""
     con = database.connect(db)
     try:
-        engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
-        cells = {(m, p, (r, t)): v for m, p, r, t, v in con.execute("""
-            SELECT t.metric, c.path, l.rank, l.thread, t.inclusive FROM prop_time_cube t
+        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
+        cells = {(m, p, (r, t)): v for m, p, r, t, v in evaluation.query("""
+            SELECT t.metric, c.path, l.rank, l.thread, t.inclusive FROM {{ ref('time_cube') }} t
             JOIN callpaths c USING (callpath_id) JOIN locations l USING (location_id)""").fetchall()}
-        metrics = {m for m, in con.execute("SELECT metric FROM prop_metric_tree").fetchall()}
+        metrics = {m for m, in evaluation.query("SELECT metric FROM {{ ref('metric_tree') }}").fetchall()}
     finally:
         con.close()
     return cells, metrics

@@ -33,10 +33,10 @@ def report(b, tmp_path):
 
 def rows(result, prop, all_processes=True):
     """{callpath: value} of the all-process rows, or {(callpath, rank): value} per process."""
-    return {(r["callpath"] if all_processes else (r["callpath"], r["location"])): r["value"]
+    return {(r["callpath"] if all_processes else (r["callpath"], r["rank"])): r["value"]
             for r in result["results"]
             if r["property"] == prop and r["status"] == "evaluated"
-            and (r["location"] is None) == all_processes}
+            and (r["rank"] is None) == all_processes}
 
 
 def test_sendrecv_is_no_late_receiver_but_its_receive_is_a_late_sender(tmp_path):

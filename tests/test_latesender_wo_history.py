@@ -174,13 +174,13 @@ def evaluate(builder, tmp_path):
     result = run(tmp_path / "run.cosydb", threshold=0, properties=list(METRICS))
     got = {metric: {} for metric in METRICS}
     for r in result["results"]:
-        if r["status"] == "evaluated" and r["location"] is None and r["property"] in got:
+        if r["status"] == "evaluated" and r["rank"] is None and r["property"] in got:
             got[r["property"]][r["callpath"]] = r["value"]
     con = database.connect(tmp_path / "run.cosydb")
     try:
-        engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
-        cube = {(m, p, rank): v for m, p, rank, v in con.execute("""
-            SELECT t.metric, c.path, l.rank, t.exclusive FROM prop_time_cube t
+        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
+        cube = {(m, p, rank): v for m, p, rank, v in evaluation.query("""
+            SELECT t.metric, c.path, l.rank, t.exclusive FROM {{ ref('time_cube') }} t
             JOIN callpaths c USING (callpath_id) JOIN locations l USING (location_id)
             WHERE t.metric IN ('mpi_latesender_wo', 'mpi_lswo_same', 'mpi_lswo_different')""").fetchall()}
     finally:

@@ -221,7 +221,7 @@ def test_loads_racing_to_create_a_database(tmp_path):
 STORE_LOOP = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from cosydb import database, engine
+    from cosydb import database, engine, tables
     db, stop = Path(sys.argv[1]), Path(sys.argv[2])
     listed = database.experiment_dirs
 
@@ -232,7 +232,7 @@ STORE_LOOP = textwrap.dedent("""
 
     database.experiment_dirs = slowly_listed
     while not stop.exists():  # what cosydb report does to store its results
-        engine.store(db, 1, {database.CUBE_TABLE: database.CUBE_SCHEMA.empty_table()})
+        engine.store(db, 1, {database.CUBE_TABLE: tables.schema(database.CUBE_TABLE).empty_table()})
         print(time.monotonic(), flush=True)
 """)
 

@@ -81,13 +81,14 @@ def test_idle_time_per_call_path_and_rank(tmp_path):
 def test_the_idle_time_entries_read_the_column(tmp_path):
     con = load_built(wait_run(), tmp_path)
     names = ["idle_time", "idle_late_sender", "idle_late_receiver", "load_imbalance_at_barrier"]
-    status = engine.evaluate(con, catalog.load(), 1, {}, names)
-    assert [status[n] for n in names] == ["evaluated"] * 4
+    evaluation = engine.evaluate(con, catalog.load(), 1, {}, names)
+    assert [evaluation.status[n] for n in names] == ["evaluated"] * 4
 
     def per_process(prop, column="value"):
-        return {(r["path"], r["rank"]): r[column] for r in rows(con, f"""
-            SELECT c.path, l.rank, p.* FROM prop_{prop} p JOIN callpaths c ON c.experiment_id = 1
-            AND c.callpath_id = p.callpath_id JOIN locations l ON l.experiment_id = 1 AND l.location_id = p.location_id""")}
+        return {(r["path"], r["rank"]): r[column] for r in evaluation.query(f"""
+            SELECT c.path, l.rank, p.* FROM {{{{ ref('{prop}') }}}} p JOIN callpaths c ON c.experiment_id = 1
+            AND c.callpath_id = p.callpath_id JOIN locations l ON l.experiment_id = 1 AND l.location_id = p.location_id
+            """).to_arrow_table().to_pylist()}
 
     # idle_time: the rows of mpi_summary with IdleTime > 0
     assert per_process("idle_time", "idle_s") == pytest.approx({
@@ -100,7 +101,7 @@ def test_the_idle_time_entries_read_the_column(tmp_path):
     assert per_process("idle_late_receiver") == {("prog/main/solve/MPI_Send", 0): pytest.approx(200 * NS)}
     # LoadImbalanceAtBarrier: COND1 MaxWait = Incl 300 - 100, severity 200 / (2 * END / 2);
     # COND2 IdleTime 200, severity 200 / (2 * END)
-    [barrier] = rows(con, "SELECT * FROM prop_load_imbalance_at_barrier")
+    [barrier] = evaluation.rows("load_imbalance_at_barrier").to_pylist()
     assert barrier["condition_id"] == "COND1,COND2" and barrier["value"] == pytest.approx(200 * NS)
     assert barrier["severity"] == pytest.approx(200 / END)
 
@@ -118,9 +119,9 @@ def test_a_profile_does_not_measure_idle_time(tmp_path):
     got = summary(con)
     assert ("prog/main/MPI_Recv", 1) in got and set(got.values()) == {None}
     # so LoadImbalanceAtBarrier has COND1 only (max - min Incl = 0.5 - 0.1), and idle_time is not evaluable
-    status = engine.evaluate(con, catalog.load(), 1, {}, ["load_imbalance_at_barrier", "idle_time"])
-    assert status["idle_time"] == "not evaluable: needs a trace"
-    [barrier] = rows(con, "SELECT * FROM prop_load_imbalance_at_barrier")
+    evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["load_imbalance_at_barrier", "idle_time"])
+    assert evaluation.status["idle_time"] == "not evaluable: needs a trace"
+    [barrier] = evaluation.rows("load_imbalance_at_barrier").to_pylist()
     assert barrier["condition_id"] == "COND1" and barrier["value"] == pytest.approx(0.4)
 
 

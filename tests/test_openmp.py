@@ -51,7 +51,7 @@ def two_threads(tmp_path_factory):
 def per_thread(result, prop):
     """{(call path, thread): value} of one property's per-location rows."""
     return {(r["callpath"], r["thread"]): r["value"] for r in result["results"]
-            if r["property"] == prop and r["status"] == "evaluated" and r["location"] is not None}
+            if r["property"] == prop and r["status"] == "evaluated" and r["rank"] is not None}
 
 
 def test_team_threads_share_the_master_call_paths(two_threads):
@@ -83,10 +83,10 @@ def test_fork_join_management_and_implicit_barrier_wait(two_threads):
 def test_idle_threads_and_the_time_hierarchy(two_threads):
     con = database.connect(two_threads)
     try:
-        engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
-        total = dict(con.execute("SELECT metric, sum(inclusive) FROM prop_time_cube GROUP BY 1").fetchall())
-        by_thread = {(m, p, t): v for m, p, t, v in con.execute("""
-            SELECT metric, c.path, l.thread, exclusive FROM prop_time_cube JOIN callpaths c USING (callpath_id)
+        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
+        total = dict(evaluation.query("SELECT metric, sum(inclusive) FROM {{ ref('time_cube') }} GROUP BY 1").fetchall())
+        by_thread = {(m, p, t): v for m, p, t, v in evaluation.query("""
+            SELECT metric, c.path, l.thread, exclusive FROM {{ ref('time_cube') }} JOIN callpaths c USING (callpath_id)
             JOIN locations l USING (location_id) WHERE exclusive <> 0""").fetchall()}
     finally:
         con.close()
@@ -189,8 +189,8 @@ def test_mpi_only_traces_have_no_openmp_time(tmp_path):
     load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
     con = database.connect(tmp_path / "run.cosydb")
     try:
-        engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
-        total = dict(con.execute("SELECT metric, sum(inclusive) FROM prop_time_cube GROUP BY 1").fetchall())
+        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
+        total = dict(evaluation.query("SELECT metric, sum(inclusive) FROM {{ ref('time_cube') }} GROUP BY 1").fetchall())
     finally:
         con.close()
     assert total["time"] == pytest.approx(2000 * NS) and total["execution"] == pytest.approx(2000 * NS)
@@ -201,12 +201,12 @@ def test_asl_openmp_summary_measured_by_the_trace(two_threads):
     """The ASL SmRegionSummary of two_thread_run, worked out from its timings."""
     con = database.connect(two_threads)
     try:
-        engine.evaluate(con, catalog.load(), 1, {}, ["sm_summary"])
+        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["sm_summary"])
         got = {(p, loc, inst): dict(zip(("kind", "n", "threads", "duration", "wait", "ctrl", "npc"), rest))
-               for p, loc, inst, *rest in con.execute("""
+               for p, loc, inst, *rest in evaluation.query("""
             SELECT c.path, l.thread, s.instance_no, s.kind, s.nr_executions, s.nr_threads, s.duration,
                    s.region_wait, s.region_ctrl, s.non_parallelized_code
-            FROM prop_sm_summary s JOIN callpaths c USING (callpath_id)
+            FROM {{ ref('sm_summary') }} s JOIN callpaths c USING (callpath_id)
             LEFT JOIN locations l USING (location_id)""").fetchall()}
     finally:
         con.close()

@@ -94,7 +94,7 @@ def test_cache_properties_on_a_profile(tmp_path):
     load(p.write(tmp_path / "run" / "profile.cubex"), tmp_path / "p.cosydb")
     result = run(tmp_path / "p.cosydb", threshold=0)
     got = {r["callpath"]: r for r in result["results"]
-           if r["property"] == "l1_data_cache_misses" and r["location"] is None and r["status"] == "evaluated"}
+           if r["property"] == "l1_data_cache_misses" and r["rank"] is None and r["status"] == "evaluated"}
     assert set(got) == {"prog", "prog/main", "prog/main/kernel"}
     assert got["prog/main/kernel"]["value"] == 1200 and got["prog/main/kernel"]["severity"] == pytest.approx(0.2)
     status = {r["property"]: r["status"] for r in result["results"]}
@@ -110,7 +110,7 @@ def test_summary_properties_run_and_trace_properties_say_why_not(tmp_path):
     for r in result["results"]:
         by.setdefault(r["property"], []).append(r)
     # Cost family and comm-call properties from the summary alone
-    comm = {r["callpath"]: r for r in by["comm_cost"] if r["location"] is None}
+    comm = {r["callpath"]: r for r in by["comm_cost"] if r["rank"] is None}
     assert comm["prog/main"]["value"] == pytest.approx(1.0) and comm["prog/main"]["severity"] == pytest.approx(1.0 / basis)
     dominating = [r for r in by["dominating_comm_function"] if r["condition"]]
     assert [(r["region"], r["value"]) for r in dominating] == [("MPI_Recv", pytest.approx(0.75))]
@@ -267,7 +267,7 @@ def test_summary_properties_agree_on_trace_and_profile(trace_and_profile):
     for experiment in (name, f"{name}-profile"):
         result = run(db, experiment=experiment, threshold=0,
                      properties=SUMMARY_PROPERTIES + ["load_imbalance_at_barrier"])
-        found[experiment] = {(r["property"], r["callpath"] or r["region"], r["location"], r["condition_id"]): r
+        found[experiment] = {(r["property"], r["callpath"] or r["region"], r["rank"], r["condition_id"]): r
                              for r in result["results"] if r["status"] == "evaluated"}
     trace, profile = found[name], found[f"{name}-profile"]
     spread = dict(con.execute("""

@@ -16,12 +16,12 @@ END = 10_000  # every rank's main spans 0..END: the rank basis is nranks * END
 def results(result, prop):
     """{where: row} of one property's listed rows over all processes (call path, or region for functions)."""
     return {r["callpath"] or r["region"]: r for r in result["results"]
-            if r["property"] == prop and r["status"] == "evaluated" and r["location"] is None}
+            if r["property"] == prop and r["status"] == "evaluated" and r["rank"] is None}
 
 
 def per_process(result, prop):
-    return {(r["callpath"] or r["region"], r["location"]): r for r in result["results"]
-            if r["property"] == prop and r["status"] == "evaluated" and r["location"] is not None}
+    return {(r["callpath"] or r["region"], r["rank"]): r for r in result["results"]
+            if r["property"] == prop and r["status"] == "evaluated" and r["rank"] is not None}
 
 
 def communication_run():

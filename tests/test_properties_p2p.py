@@ -25,10 +25,10 @@ def rows(result, prop, all_processes=True):
     for r in result["results"]:
         if r["property"] != prop or r["status"] != "evaluated":
             continue
-        if all_processes and r["location"] is None:
+        if all_processes and r["rank"] is None:
             got[r["callpath"]] = r["value"]
-        elif not all_processes and r["location"] is not None:
-            got[(r["callpath"], r["location"])] = r["value"]
+        elif not all_processes and r["rank"] is not None:
+            got[(r["callpath"], r["rank"])] = r["value"]
     return got
 
 
@@ -51,7 +51,7 @@ def test_late_sender_cre_and_scalasca(tmp_path):
     assert rows(result, "idle_late_sender") == {"prog/main/MPI_Recv": pytest.approx(400 * NS)}
     assert rows(result, "late_sender", all_processes=False) == {("prog/main/MPI_Recv", 1): pytest.approx(400 * NS)}
     # severity relative to the whole run summed over both ranks: the program spans 0..1000 on each
-    row = next(r for r in result["results"] if r["property"] == "late_sender" and r["location"] is None)
+    row = next(r for r in result["results"] if r["property"] == "late_sender" and r["rank"] is None)
     assert row["severity"] == pytest.approx(400 / 2000)
     assert row["details"]["max_location_id"] == 1
     # nothing for the patterns it does not match
@@ -235,7 +235,7 @@ def test_focus_region_and_rank_basis(tmp_path):
     result = report(b, tmp_path, region="solve", rank_basis="solve")
     # only the receive inside solve (wait 400); severity against solve: 1000 ticks on each of 2 ranks
     assert rows(result, "late_sender") == {"prog/main/solve/MPI_Recv": pytest.approx(400 * NS)}
-    row = next(r for r in result["results"] if r["property"] == "late_sender" and r["location"] is None)
+    row = next(r for r in result["results"] if r["property"] == "late_sender" and r["rank"] is None)
     assert row["severity"] == pytest.approx(400 / 2000)
     unfocused = run(tmp_path / "run.cosydb", threshold=0)
     assert rows(unfocused, "late_sender") == {"prog/main/solve/MPI_Recv": pytest.approx(400 * NS),
@@ -261,9 +261,9 @@ def test_cost_family(tmp_path):
     assert row["severity"] == pytest.approx((130 + 150) / 2000)
     # ranked: the aggregates count at their deepest call path; the costs of MPI_Recv are one
     # problem there (comm_cost 80 + ... ns), never total_cost at the program root
-    at_recv = next(e for e in result["problems"] if e["where"] == "prog/main/MPI_Recv")
+    at_recv = next(e for e in result["problems"] if e["place"] == "prog/main/MPI_Recv")
     assert {"total_cost", "comm_cost"} <= {at_recv["property"], *at_recv["also"]}
-    assert not any(p["where"] in ("prog", "prog/main") for e in result["problems"] for p in e["places"])
+    assert not any(p["place"] in ("prog", "prog/main") for e in result["problems"] for p in e["places"])
 
 
 def test_io_cost_counts_file_io_and_the_io_group(tmp_path):

@@ -29,28 +29,28 @@ ENTRIES = ["wrong_order_matches", "messages_in_wrong_order", "wrong_order_ls", "
 
 
 def evaluate(b, tmp_path):
-    """Load the constructed trace and evaluate the wrong-order entries into prop_<name>."""
+    """Load the constructed trace and evaluate the wrong-order entries."""
     load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
     con = database.connect(tmp_path / "run.cosydb")
-    status = engine.evaluate(con, catalog.load(), 1, {}, ENTRIES)
-    assert {name: status[name] for name in ENTRIES} == {name: "evaluated" for name in ENTRIES}
-    return con
+    evaluation = engine.evaluate(con, catalog.load(), 1, {}, ENTRIES)
+    assert {name: evaluation.status[name] for name in ENTRIES} == {name: "evaluated" for name in ENTRIES}
+    return evaluation
 
 
-def matches(con):
+def matches(evaluation):
     """The wrong_order_matches rows by (receiving rank, tag), with the receiving call path."""
-    return {(r["rank"], r["tag"]): r for r in rows(con, """
-        SELECT l.rank, c.path, m.* FROM prop_wrong_order_matches m
+    return {(r["rank"], r["tag"]): r for r in evaluation.query("""
+        SELECT l.rank, c.path, m.* FROM {{ ref('wrong_order_matches') }} m
         JOIN callpaths c ON c.experiment_id = 1 AND c.callpath_id = m.callpath_id
-        JOIN locations l ON l.experiment_id = 1 AND l.location_id = m.location_id""")}
+        JOIN locations l ON l.experiment_id = 1 AND l.location_id = m.location_id""").to_arrow_table().to_pylist()}
 
 
-def per_process(con, prop):
+def per_process(evaluation, prop):
     """{(call path, rank): value} of a property's per-location rows."""
-    return {(r["path"], r["rank"]): r["value"] for r in rows(con, f"""
-        SELECT c.path, l.rank, p.value FROM prop_{prop} p
+    return {(r["path"], r["rank"]): r["value"] for r in evaluation.query(f"""
+        SELECT c.path, l.rank, p.value FROM {{{{ ref('{prop}') }}}} p
         JOIN callpaths c ON c.experiment_id = 1 AND c.callpath_id = p.callpath_id
-        JOIN locations l ON l.experiment_id = 1 AND l.location_id = p.location_id""")}
+        JOIN locations l ON l.experiment_id = 1 AND l.location_id = p.location_id""").to_arrow_table().to_pylist()}
 
 
 def waitall(rank, enter, leave, completions):
@@ -72,14 +72,14 @@ def test_recv_send_case_is_unchanged(tmp_path):
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(50, 250, src=0, tag=2, nbytes=8)    # waits 200 - 50 for the newer message
         b[1].mpi_recv(300, 400, src=0, tag=1, nbytes=8)
-    con = evaluate(b, tmp_path)
+    evaluation = evaluate(b, tmp_path)
     # at the receive of tag 2 (t = 250) the tag-1 message (sent at 100 < 200) is still queued
-    m = matches(con)
+    m = matches(evaluation)
     assert set(m) == {(1, 2)}
     assert m[(1, 2)]["send_call_s"] == pytest.approx(10 * NS) and m[(1, 2)]["recv_call_s"] == pytest.approx(200 * NS)
-    assert per_process(con, "messages_in_wrong_order") == {("prog/main/MPI_Recv", 1): pytest.approx(210 * NS)}
-    assert per_process(con, "wrong_order_ls") == {("prog/main/MPI_Recv", 1): pytest.approx(150 * NS)}
-    assert per_process(con, "wrong_order_lr") == {}
+    assert per_process(evaluation, "messages_in_wrong_order") == {("prog/main/MPI_Recv", 1): pytest.approx(210 * NS)}
+    assert per_process(evaluation, "wrong_order_ls") == {("prog/main/MPI_Recv", 1): pytest.approx(150 * NS)}
+    assert per_process(evaluation, "wrong_order_lr") == {}
 
 
 def test_isend_wait_senders_and_an_out_of_order_irecv_waitall_receiver(tmp_path):
@@ -94,8 +94,8 @@ def test_isend_wait_senders_and_an_out_of_order_irecv_waitall_receiver(tmp_path)
         b[1].mpi_wait(50, 400, requests=[1, 2], call="MPI_Waitall")   # tags 2 and 3 received at 400
         b[1].mpi_irecv(500, 510, src=0, tag=1, nbytes=8, request=3)
         b[1].mpi_wait(520, 600, requests=[3], call="MPI_Waitall")     # the oldest, tag 1, at 600
-    con = evaluate(b, tmp_path)
-    m = matches(con)
+    evaluation = evaluate(b, tmp_path)
+    m = matches(evaluation)
     # tags 2 (sent 200) and 3 (sent 240) are received at 400 while tag 1 (sent 100) waits
     # for a later Waitall; tag 2 and tag 3 leave the queue together, neither waits on the other
     assert set(m) == {(1, 2), (1, 3)}
@@ -103,10 +103,10 @@ def test_isend_wait_senders_and_an_out_of_order_irecv_waitall_receiver(tmp_path)
     # cost: the MPI_Isend (10) + the completing Waitall (50..400), the Waitall once (with tag 2)
     assert m[(1, 2)]["cost_s"] == pytest.approx((10 + 350) * NS)
     assert m[(1, 3)]["cost_s"] == pytest.approx(10 * NS)
-    assert per_process(con, "messages_in_wrong_order") == {("prog/main/MPI_Waitall", 1): pytest.approx(370 * NS)}
+    assert per_process(evaluation, "messages_in_wrong_order") == {("prog/main/MPI_Waitall", 1): pytest.approx(370 * NS)}
     # the CRE LateSender / LateReceiver and so their wrong-order refinements take MPI_Recv / MPI_Send only
-    assert per_process(con, "late_sender") == {} and per_process(con, "wrong_order_ls") == {}
-    assert per_process(con, "wrong_order_lr") == {}
+    assert per_process(evaluation, "late_sender") == {} and per_process(evaluation, "wrong_order_ls") == {}
+    assert per_process(evaluation, "wrong_order_lr") == {}
 
 
 def test_messages_completed_by_one_waitall_are_received_together(tmp_path):
@@ -119,8 +119,8 @@ def test_messages_completed_by_one_waitall_are_received_together(tmp_path):
         b[1].mpi_irecv(30, 40, src=0, tag=1, nbytes=8, request=2)
         # the call reports the newer message first (390) and the older one after it (395)
         waitall(b[1], 50, 400, [(1, 390), (2, 395)])
-    con = evaluate(b, tmp_path)
-    assert matches(con) == {} and per_process(con, "messages_in_wrong_order") == {}
+    evaluation = evaluate(b, tmp_path)
+    assert matches(evaluation) == {} and per_process(evaluation, "messages_in_wrong_order") == {}
 
 
 @pytest.mark.parametrize("call", ["MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend"])
@@ -132,13 +132,13 @@ def test_blocking_send_modes(tmp_path, call):
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(50, 250, src=0, tag=2, nbytes=8)
         b[1].mpi_recv(300, 400, src=0, tag=1, nbytes=8)
-    con = evaluate(b, tmp_path)
-    assert set(matches(con)) == {(1, 2)} and matches(con)[(1, 2)]["send_call"] == call
+    evaluation = evaluate(b, tmp_path)
+    assert set(matches(evaluation)) == {(1, 2)} and matches(evaluation)[(1, 2)]["send_call"] == call
     # send call 200..210 + receive call 50..250
-    assert per_process(con, "messages_in_wrong_order") == {("prog/main/MPI_Recv", 1): pytest.approx(210 * NS)}
+    assert per_process(evaluation, "messages_in_wrong_order") == {("prog/main/MPI_Recv", 1): pytest.approx(210 * NS)}
     # idle E(send) 200 - E(recv) 50 only where the CRE LateSender matches (the seed's MPI_SEND)
     expected = {("prog/main/MPI_Recv", 1): pytest.approx(150 * NS)} if call == "MPI_Send" else {}
-    assert per_process(con, "late_sender") == expected and per_process(con, "wrong_order_ls") == expected
+    assert per_process(evaluation, "late_sender") == expected and per_process(evaluation, "wrong_order_ls") == expected
 
 
 def test_ssend_completing_against_irecvs_waited_for_out_of_order(tmp_path):
@@ -151,10 +151,10 @@ def test_ssend_completing_against_irecvs_waited_for_out_of_order(tmp_path):
         b[1].mpi_irecv(30, 40, src=0, tag=2, nbytes=8, request=2)
         b[1].mpi_wait(50, 400, requests=[2], call="MPI_Wait")   # tag 2 first, at 400
         b[1].mpi_wait(500, 510, requests=[1], call="MPI_Wait")  # tag 1 (sent 100) only at 510
-    con = evaluate(b, tmp_path)
-    assert set(matches(con)) == {(1, 2)}
+    evaluation = evaluate(b, tmp_path)
+    assert set(matches(evaluation)) == {(1, 2)}
     # the MPI_Ssend 200..250 + the MPI_Wait 50..400
-    assert per_process(con, "messages_in_wrong_order") == {("prog/main/MPI_Wait", 1): pytest.approx(400 * NS)}
+    assert per_process(evaluation, "messages_in_wrong_order") == {("prog/main/MPI_Wait", 1): pytest.approx(400 * NS)}
 
 
 @pytest.mark.parametrize("call", ["MPI_Send", "MPI_Ssend"])
@@ -166,15 +166,15 @@ def test_blocked_sender_of_a_message_received_out_of_order(tmp_path, call):
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(500, 710, src=0, tag=2, nbytes=1 << 20)
         b[1].mpi_recv(800, 810, src=0, tag=1, nbytes=8)
-    con = evaluate(b, tmp_path)
+    evaluation = evaluate(b, tmp_path)
     # at the receive of tag 2 (710) the tag-1 message, sent at 100 < 200, is still queued
-    assert set(matches(con)) == {(1, 2)}
+    assert set(matches(evaluation)) == {(1, 2)}
     # send call 200..700 + receive call 500..710
-    assert per_process(con, "messages_in_wrong_order") == {("prog/main/MPI_Recv", 1): pytest.approx(710 * NS)}
+    assert per_process(evaluation, "messages_in_wrong_order") == {("prog/main/MPI_Recv", 1): pytest.approx(710 * NS)}
     # E(recv) 500 - E(send) 200 while the send is active, where the CRE LateReceiver matches (MPI_SEND)
     expected = {(f"prog/main/{call}", 0): pytest.approx(300 * NS)} if call == "MPI_Send" else {}
-    assert per_process(con, "late_receiver") == expected and per_process(con, "wrong_order_lr") == expected
-    assert per_process(con, "wrong_order_ls") == {}
+    assert per_process(evaluation, "late_receiver") == expected and per_process(evaluation, "wrong_order_lr") == expected
+    assert per_process(evaluation, "wrong_order_ls") == {}
 
 
 def test_sendrecv_and_test_completions(tmp_path):
@@ -194,10 +194,10 @@ def test_sendrecv_and_test_completions(tmp_path):
         b[2].mpi_irecv(30, 40, src=0, tag=1, nbytes=8, request=2)
         b[2].mpi_wait(300, 310, requests=[1], call="MPI_Test")   # tag 2 completes in MPI_Test at 310
         b[2].mpi_wait(400, 410, requests=[2], call="MPI_Wait")   # tag 1 (sent 120 < 220) at 410
-    con = evaluate(b, tmp_path)
-    assert set(matches(con)) == {(1, 2), (2, 2)}
+    evaluation = evaluate(b, tmp_path)
+    assert set(matches(evaluation)) == {(1, 2), (2, 2)}
     # rank 1: MPI_Send 200..210 + MPI_Sendrecv 50..250; rank 2: MPI_Send 220..230 + MPI_Test 300..310
-    assert per_process(con, "messages_in_wrong_order") == {
+    assert per_process(evaluation, "messages_in_wrong_order") == {
         ("prog/main/MPI_Sendrecv", 1): pytest.approx(210 * NS), ("prog/main/MPI_Test", 2): pytest.approx(20 * NS)}
 
 
@@ -246,8 +246,8 @@ def test_the_raw_record_check_finds_a_constructed_wrong_order(tmp_path):
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(50, 250, src=0, tag=2, nbytes=8)
         b[1].mpi_recv(300, 400, src=0, tag=1, nbytes=8)
-    con = evaluate(b, tmp_path)  # writes tmp_path/run
-    assert set(matches(con)) == {(1, 2)}
+    evaluation = evaluate(b, tmp_path)  # writes tmp_path/run
+    assert set(matches(evaluation)) == {(1, 2)}
     assert raw_wrong_order(tmp_path / "run" / "traces.otf2") == ({1: 1}, 2)
 
 
@@ -259,8 +259,9 @@ def test_wrong_order_on_real_traces_equals_the_raw_records(real_db, trace):
     con = database.connect(real_db(trace))
     try:
         assert con.execute("SELECT count(*) FROM messages WHERE send_seq IS NOT NULL").fetchone()[0] == messages
-        engine.evaluate(con, catalog.load(), 1, {}, ["wrong_order_matches"])
-        got = dict(con.execute("SELECT location_id, count(*) FROM prop_wrong_order_matches GROUP BY 1").fetchall())
+        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["wrong_order_matches"])
+        got = dict(evaluation.query("SELECT location_id, count(*) FROM {{ ref('wrong_order_matches') }} GROUP BY 1"
+                                    ).fetchall())
     finally:
         con.close()
     assert messages > 400 and got == expected

@@ -1,5 +1,6 @@
 {#---
 like: omp_ibarrier_wait
+parent: omp_ebarrier
 info: Time threads wait in explicit OpenMP barriers for the last thread of the team (Scalasca's omp_ebarrier_wait).
 description: Scalasca, omp_ebarrier_wait, as omp_ibarrier_wait for the explicit barriers (!$omp barrier).
 params:

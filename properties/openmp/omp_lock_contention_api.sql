@@ -1,5 +1,6 @@
 {#---
 like: omp_lock_contention_critical
+parent: omp_lock_api
 info: Time lost waiting for an OpenMP lock (omp_set_lock) that another thread holds (Scalasca's omp_lock_contention_api).
 description: Scalasca, omp_lock_contention_api, as omp_lock_contention_critical for the lock API calls.
 params:

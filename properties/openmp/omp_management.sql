@@ -1,6 +1,6 @@
 {#---
 kind: property
-parent: null
+parent: omp_time
 unit: s
 wait_state: true
 requires: [trace, openmp]

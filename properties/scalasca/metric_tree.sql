@@ -4,19 +4,20 @@ parent: null
 unit: s
 info: Scalasca's metric hierarchy (reference/wait-states.md, time hierarchy) as rows.
 description: |
-  One row per metric: metric, parent (NULL for the roots time, visits, bytes, comms,
-  syncs), unit (s, count or bytes) and source: 'category' for a metric that is the sum
-  of its children (the leaf time categories take a call path's time by its region, see
-  time_cube), 'property' for the wait-state metrics computed by the catalog entry of
-  that name (a part of its parent's time), 'count' for the message and byte counts,
-  'visits' for the number of executions. The rows are those of metric_tree in
-  templates/scalasca.sql, which time_cube reads as well.
+  One row per metric in tree order (position; depth 0 for the roots time, visits, bytes,
+  comms, syncs): metric, parent (NULL for a root), unit (s, count or bytes) and kind: 'category' for a metric that
+  is the sum of its leaves and sub-metrics (the leaf time categories take a call path's
+  time by its region, see time_cube), 'property' for a catalog property whose rows are
+  the metric (a wait state, a part of its parent's time). The rows are the catalog
+  entries under those roots (properties/scalasca/categories and every property whose
+  parent chain leads there): adding a metric is adding its file.
 diagnosis: Not a problem; the structure of time_cube.
 ---#}
-{% import 'templates/scalasca.sql' as scalasca %}
+{%- set roots = ['time', 'visits', 'bytes', 'comms', 'syncs'] %}
 select * from (values
-    {%- for metric, parent, unit, source in scalasca.metric_tree %}
-    ('{{ metric }}', {{ "'" ~ parent ~ "'" if parent else 'null' }}, '{{ unit }}', '{{ source }}')
+    {%- for entry in catalog_tree(roots) %}
+    ('{{ entry.name }}', {{ "'" ~ entry.parent ~ "'" if entry.parent else 'null' }}, '{{ entry.unit }}',
+        '{{ entry.kind }}', {{ entry.depth }}, {{ loop.index0 }})
     {{- ',' if not loop.last }}
     {%- endfor %}
-) as tree(metric, parent, unit, source)
+) as tree (metric, parent, unit, kind, depth, position)

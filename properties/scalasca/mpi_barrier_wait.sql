@@ -1,6 +1,6 @@
 {#---
 kind: property
-parent: null
+parent: mpi_sync_collective
 unit: s
 wait_state: true
 requires: [trace]

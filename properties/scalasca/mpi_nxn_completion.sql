@@ -1,6 +1,6 @@
 {#---
 kind: property
-parent: null
+parent: mpi_collective
 unit: s
 wait_state: true
 requires: [trace]

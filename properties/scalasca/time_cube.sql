@@ -30,7 +30,6 @@ description: |
   shows it) and exclusive (without them). Call paths stay exclusive (call-tree-wise).
 diagnosis: Not a problem by itself; query it, or compare it with Scalasca's cube.
 ---#}
-{% import 'templates/scalasca.sql' as scalasca %}
 with tree as (
     select * from {{ ref('metric_tree') }}
 ),
@@ -156,12 +155,15 @@ leaves as (
     select metric, callpath_id, location_id, value from leaf_time
     union all
     select metric, callpath_id, location_id, value from counts where value <> 0
+    union all
+    select 'visits', callpath_id, location_id, count(*)::double from instances group by all
 ),
 
--- every summed metric with the leaves below it (itself included)
-category_leaves as (
-    with recursive up(leaf, metric) as (
-        select metric, metric from tree where source in ('category', 'count')
+-- every metric with the metrics above it (itself included): a leaf counts in each
+-- category above it
+metric_ancestors as (
+    with recursive up (leaf, metric) as (
+        select metric, metric from tree
         union all
         select up.leaf, t.parent
         from up
@@ -172,34 +174,28 @@ category_leaves as (
 ),
 
 categories as (
-    select c.metric, l.callpath_id, l.location_id, sum(l.value) as inclusive
+    select a.metric, l.callpath_id, l.location_id, sum(l.value) as inclusive
     from leaves as l
-    join category_leaves as c on c.leaf = l.metric
+    join metric_ancestors as a on a.leaf = l.metric
+    join tree as t on t.metric = a.metric
+    where t.kind = 'category'
     group by all
 ),
 
+-- the metrics that are catalog properties (wait states): their rows per location
 waits as (
-    {%- for metric in scalasca.metric_tree | selectattr(3, 'equalto', 'property') | map(attribute=0)
-           if has('openmp') or not metric.startswith('omp_') %}
-    select '{{ metric }}' as metric, callpath_id, location_id, value as inclusive
-    from {{ ref(metric) }}
+    {%- for entry in catalog_tree(['time']) if entry.kind == 'property' and entry.evaluable %}
+    select '{{ entry.name }}' as metric, callpath_id, location_id, value as inclusive
+    from {{ ref(entry.name) }}
     where location_id is not null
     {{- '\n    union all' if not loop.last }}
     {%- endfor %}
-),
-
-visits as (
-    select 'visits' as metric, callpath_id, location_id, count(*)::double as inclusive
-    from instances
-    group by all
 ),
 
 cube as (
     select * from categories
     union all
     select * from waits
-    union all
-    select * from visits
 ),
 
 children as (

@@ -1,0 +1,58 @@
+"""The one check command: ``python -m cosydb.check [--fix] [pytest arguments]``.
+
+Runs in the repository root (the working directory) ruff (lint), ruff format (check), sqlfluff (lint of sql/
+and properties/, configured in .sqlfluff) and then pytest (which also regenerates the
+documents of docs/ and fails on drift). Exits non-zero if any step fails; all steps run.
+With ``--fix``: ruff --fix, ruff format, sqlfluff fix and the documents regenerated first.
+``.ci/run`` calls it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path.cwd()  # the repository: run it from there (an installed cosydb lives elsewhere)
+SQL = ["sql", "properties"]
+
+
+def _run(name: str, command: list[str]) -> bool:
+    started = time.perf_counter()
+    print(f"== {name}: {' '.join(command)}", flush=True)
+    ok = subprocess.run(command, cwd=ROOT).returncode == 0
+    print(f"== {name}: {'ok' if ok else 'FAILED'} ({time.perf_counter() - started:.0f} s)", flush=True)
+    return ok
+
+
+def regenerate_docs() -> None:
+    from . import catalog, docs
+
+    (ROOT / "docs" / "properties.md").write_text(docs.properties_markdown(catalog.load()))
+    (ROOT / "docs" / "schema.md").write_text(docs.schema_markdown())
+
+
+def main(argv: list[str]) -> int:
+    if not (ROOT / "pyproject.toml").is_file() or not (ROOT / "sql").is_dir():
+        print(f"cosydb.check: {ROOT} is not the cosydb repository; run it from there", file=sys.stderr)
+        return 2
+    fix = "--fix" in argv
+    pytest_args = [a for a in argv if a != "--fix"]
+    python = sys.executable
+    if fix:
+        regenerate_docs()
+        _run("ruff fix", [python, "-m", "ruff", "check", "--fix", "."])
+        _run("ruff format", [python, "-m", "ruff", "format", "."])
+        _run("sqlfluff fix", [python, "-m", "sqlfluff", "fix", "--processes", "2", *SQL])
+    results = [
+        _run("ruff", [python, "-m", "ruff", "check", "."]),
+        _run("ruff format", [python, "-m", "ruff", "format", "--check", "."]),
+        _run("sqlfluff", [python, "-m", "sqlfluff", "lint", "--processes", "2", *SQL]),
+        _run("pytest", [python, "-m", "pytest", "-q", *pytest_args]),
+    ]
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,72 @@
+-- The problems of the default report (cosydb report): one entry per property over its
+-- places (problem_places), most severe first. value and severity are the sums over the
+-- places (disjoint call paths); place is the most severe place's; parts sum the wait
+-- states it contains by property; also is what else holds at that place; locations sum
+-- the places' per (rank, thread), largest first. An entry is a problem when its
+-- severity exceeds the report's threshold; rank 1 is the bottleneck.
+with places as (
+    select * from {{ ref('problem_places') }}
+),
+
+thresholds as (
+    select experiment_id, max(threshold) as threshold
+    from {{ ref('property_results') }}
+    group by all
+),
+
+entries as (
+    select
+        experiment_id,
+        property,
+        any_value(unit) as unit,
+        sum(value) as value,
+        sum(severity) as severity,
+        arg_max(place, [severity]) as place,
+        arg_max(also, [severity]) as also,
+        list({'place': place, 'callpath': callpath, 'region': region, 'condition_id': condition_id,
+              'value': value, 'severity': severity, 'confidence': confidence, 'locations': locations}
+             order by severity desc, place) as places
+    from places
+    group by all
+),
+
+entry_parts as (
+    select experiment_id, property, list({'property': part, 'value': value} order by value desc, part) as parts
+    from (
+        select p.experiment_id, p.property, x.part.property as part, sum(x.part.value) as value
+        from places as p, unnest(p.parts) as x (part)
+        group by all
+    )
+    group by all
+),
+
+entry_locations as (
+    select experiment_id, property,
+        list({'rank': rank, 'thread': thread, 'value': value} order by value desc, rank, thread) as locations
+    from (
+        select p.experiment_id, p.property, x.l.rank, x.l.thread, sum(x.l.value) as value
+        from places as p, unnest(p.locations) as x (l)
+        group by all
+    )
+    group by all
+)
+
+select
+    e.experiment_id,
+    row_number() over (partition by e.experiment_id order by e.severity desc, e.property) as rank,
+    e.property,
+    c.info,
+    e.unit,
+    e.value,
+    e.severity,
+    e.place,
+    e.places,
+    coalesce(p.parts, []) as parts,
+    e.also,
+    coalesce(l.locations, []) as locations
+from entries as e
+join thresholds as t using (experiment_id)
+join {{ ref('property_catalog') }} as c on c.experiment_id = e.experiment_id and c.name = e.property
+left join entry_parts as p using (experiment_id, property)
+left join entry_locations as l using (experiment_id, property)
+where e.severity > t.threshold

@@ -1,0 +1,42 @@
+-- The rows the last report lists (cosydb report --tree, --format json / csv): the rows not
+-- evaluable, and the rows whose condition holds and that are problems (severity above the
+-- threshold; every such row at threshold 0), in the catalog's tree order. place is the call
+-- path, or for a function as a whole its region; depth counts the ancestors that have
+-- listed rows; ranks (on all-process rows) lists the listed rows of the same property and
+-- place per (rank, thread), largest first.
+with listed as (
+    select
+        r.*,
+        coalesce(r.callpath, r.region || ' (all calls)') as place
+    from {{ ref('property_results') }} as r
+    where r.status <> 'evaluated' or (r.condition and (r.threshold <= 0 or r.is_problem))
+),
+
+shown as (
+    select experiment_id, list(distinct property) as names
+    from listed
+    where status = 'evaluated'
+    group by all
+),
+
+ranks as (
+    select
+        experiment_id,
+        property,
+        place,
+        list({'rank': rank, 'thread': coalesce(thread, 0), 'value': value} order by value desc, rank, thread) as ranks
+    from listed
+    where status = 'evaluated' and location_id is not null
+    group by all
+)
+
+select
+    l.*,
+    c.position,
+    len(list_filter(c.ancestors, a -> list_contains(coalesce(s.names, []), a))) as depth,
+    case when l.location_id is null then coalesce(k.ranks, []) end as ranks
+from listed as l
+join {{ ref('property_catalog') }} as c on c.experiment_id = l.experiment_id and c.name = l.property
+left join shown as s on s.experiment_id = l.experiment_id
+left join ranks as k
+    on k.experiment_id = l.experiment_id and k.property = l.property and k.place = l.place

@@ -1,0 +1,44 @@
+"""The reference documents are generated: regenerating them changes nothing, and the
+database carries the same descriptions (COMMENT ON)."""
+
+from pathlib import Path
+
+import pytest
+
+from cosydb import catalog, database, docs, tables
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+@pytest.mark.parametrize("name, generate", [
+    ("properties.md", lambda: docs.properties_markdown(catalog.load())),
+    ("schema.md", docs.schema_markdown),
+])
+def test_generated_docs_have_not_drifted(name, generate):
+    written = (DOCS / name).read_text()
+    assert written == generate(), (f"docs/{name} differs from its sources; regenerate it: "
+                                   "python -m cosydb.check --fix")
+
+
+def test_every_entry_table_and_object_is_documented():
+    properties, schema = (DOCS / "properties.md").read_text(), (DOCS / "schema.md").read_text()
+    for name in catalog.load():
+        assert f"### {name}\n" in properties, name
+    for name in tables.stored():
+        assert f"### {name}\n" in schema, name
+
+
+def test_the_database_describes_its_tables_and_views(real_db):
+    con = database.connect(real_db("scorep-late_sender"))
+    try:
+        comments = dict(((t, c), m) for t, c, m in con.execute(
+            "SELECT table_name, column_name, comment FROM duckdb_columns()").fetchall())
+        views = dict(con.execute("SELECT view_name, comment FROM duckdb_views() WHERE NOT internal").fetchall())
+    finally:
+        con.close()
+    for table in tables.REGISTRY.values():
+        assert views[table.name] == " ".join(table.doc.split())
+        for field in table.schema:
+            assert comments[(table.name, field.name)] == (tables.doc_of(field) or None)
+    assert views["messages"].startswith("sendptr (CRE report")
+    assert views["callpaths"].startswith("The call-path tree")
