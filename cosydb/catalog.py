@@ -9,6 +9,7 @@ YAML, which never reaches DuckDB::
     parent: comm_cost         # the property this one specialises (or null)
     unit: s                   # s | count | bytes | ratio
     wait_state: true          # optional: time lost waiting for a named cause (a "why")
+    columns: {callpath_id: BIGINT, idle_s: DOUBLE}   # a pattern's output columns (checked)
     info: One line.
     description: What is measured, with its source.
     diagnosis: What to do about it.
@@ -21,7 +22,7 @@ YAML, which never reaches DuckDB::
 
 A property's SELECT returns the fixed result shape (``RESULT_COLUMNS``); a
 pattern returns its matches (usually with ``callpath_id`` and ``location_id``),
-which properties aggregate; a category has no body and only structures the
+which properties aggregate, with the columns its header declares; a category has no body and only structures the
 hierarchy. The default report ranks wait states (``wait_state: true``: Late
 Sender, barrier waits, idle threads, ...) and shows the other properties that
 hold at the same call path (costs, distribution, frequency) on their rows.
@@ -50,7 +51,7 @@ from .errors import CosyError
 KINDS = ("property", "pattern", "category")
 UNITS = ("s", "count", "bytes", "ratio")
 REQUIRED = {"kind", "parent", "unit", "info", "description", "diagnosis"}
-OPTIONAL = {"confidence", "params", "requires", "wait_state"}
+OPTIONAL = {"confidence", "params", "requires", "wait_state", "columns"}
 PARAM_KEYS = {"default", "type", "doc", "counter"}
 PARAM_TYPES = ("VARCHAR", "DOUBLE", "BIGINT", "BOOLEAN")
 #: What ``requires`` may name: the data an entry needs, the query (over the catalog's views;
@@ -96,6 +97,7 @@ class Property:
     params: dict = field(default_factory=dict)
     requires: list = field(default_factory=list)
     wait_state: bool = False
+    columns: dict = field(default_factory=dict)
 
 
 def builtin_dir() -> Path:
@@ -140,6 +142,13 @@ def _build(path: Path, root: Path, header: dict, body: str) -> Property:
     requires = header.get("requires") or []
     if set(requires) - set(REQUIREMENTS):
         raise CosyError(path, f"requires must list only {', '.join(REQUIREMENTS)}")
+    columns = header.get("columns") or {}
+    if header["kind"] == "pattern" and not columns:
+        raise CosyError(path, "a pattern declares its output columns (columns: {name: TYPE, ...})")
+    if header["kind"] != "pattern" and columns:
+        raise CosyError(path, "only a pattern declares columns (a property returns the fixed result row)")
+    if not isinstance(columns, dict) or not all(isinstance(t, str) for t in columns.values()):
+        raise CosyError(path, "columns must map each column name to a DuckDB type")
     if header["kind"] == "category" and body.strip():
         raise CosyError(path, "a category has no SQL body")
     if header["kind"] != "category" and not body.strip():
@@ -149,7 +158,7 @@ def _build(path: Path, root: Path, header: dict, body: str) -> Property:
         info=str(header["info"]).strip(), description=str(header["description"]).strip(),
         diagnosis=str(header.get("diagnosis", "")).strip(), path=path, body=body, root=root,
         confidence=str(header.get("confidence", 1)), params=params, requires=list(requires),
-        wait_state=bool(header.get("wait_state", False)),
+        wait_state=bool(header.get("wait_state", False)), columns={str(k): v.upper() for k, v in columns.items()},
     )
 
 

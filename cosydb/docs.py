@@ -59,6 +59,8 @@ def properties_markdown(catalog: dict[str, catalog_mod.Property]) -> str:
             if prop.confidence != "1":
                 lines += [f"Confidence: {_cell(prop.confidence)}", ""]
             lines += [f"Diagnosis: {_cell(prop.diagnosis)}", ""]
+        if prop.columns:
+            lines += ["Columns: " + ", ".join(f"`{c}` {t}" for c, t in prop.columns.items()) + ".", ""]
         if prop.params:
             lines += ["| parameter | type | default | meaning |", "|---|---|---|---|"]
             for name, spec in prop.params.items():

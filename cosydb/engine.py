@@ -198,13 +198,36 @@ def evaluate(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], exper
                         {k: v for k, v in bound.items() if k in used})
         except duckdb.Error as error:
             raise CosyError(prop.path, f"evaluation failed: {' '.join(str(error).split())}") from None
-        if prop.kind == "property":
-            columns = {r[0]: r[1] for r in con.execute(f"DESCRIBE {_rows(prop.name)}").fetchall()}
-            if tuple(columns) != tuple(RESULT_COLUMNS):
-                raise CosyError(prop.path, f"returns columns {tuple(columns)}; a property returns "
-                                           f"{tuple(RESULT_COLUMNS)}")
+        actual = {r[0]: r[1] for r in con.execute(f"DESCRIBE {_rows(prop.name)}").fetchall()}
+        _check_columns(prop, actual, RESULT_COLUMNS if prop.kind == "property" else prop.columns)
         status[prop.name] = "evaluated"
     return Evaluation(con, catalog, experiment_id, status)
+
+
+_INTEGERS = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
+             "UBIGINT", "UHUGEINT"}
+
+
+def _type_family(duckdb_type: str) -> str:
+    """Integers are one family, floating and decimal numbers another (their width depends on
+    the data: sum() of BIGINT is HUGEINT); any other type is itself."""
+    t = duckdb_type.upper()
+    if t in _INTEGERS:
+        return "integer"
+    if t in ("FLOAT", "DOUBLE", "REAL") or t.startswith("DECIMAL"):
+        return "number"
+    return t
+
+
+def _check_columns(prop: Property, actual: dict[str, str], declared: dict[str, str]) -> None:
+    """An entry returns the columns it declares (a property: the result row), in order and
+    of the declared type family; a column that is NULL in every row has no type to check."""
+    if tuple(actual) != tuple(declared):
+        raise CosyError(prop.path, f"returns columns {', '.join(actual)}; it declares {', '.join(declared)}")
+    wrong = [f"{name} is {kind}, declared {declared[name]}" for name, kind in actual.items()
+             if kind != '"NULL"' and _type_family(kind) != _type_family(declared[name])]
+    if wrong:
+        raise CosyError(prop.path, "returns " + "; ".join(wrong))
 
 
 def _rows(name: str) -> str:

@@ -3,6 +3,7 @@ and the Scalasca-exact metrics on the real Score-P traces."""
 
 import csv
 import json
+import re
 
 import pytest
 
@@ -19,6 +20,12 @@ PLUGIN_PATTERN = """{#---
 kind: pattern
 parent: late_sender_matches
 unit: s
+columns: {callpath_id: BIGINT, location_id: BIGINT, recv_seq: BIGINT, recv_time: UBIGINT,
+  send_location_id: BIGINT, send_seq: BIGINT, send_time: UBIGINT, send_callpath_id: BIGINT,
+  comm_id: INTEGER, tag: BIGINT, recv_call: VARCHAR, recv_call_enter_seq: BIGINT,
+  send_call: VARCHAR, recv_call_enter_time: UBIGINT, recv_call_leave_time: UBIGINT,
+  send_call_enter_time: UBIGINT, send_call_leave_time: UBIGINT, ls_idle_s: DOUBLE,
+  lr_idle_s: DOUBLE, calls_s: DOUBLE, idle_s: DOUBLE}
 info: Late-sender matches whose receive lies inside region p_focus, from a plug-in.
 description: late_sender_matches restricted by a region name given as a parameter.
 diagnosis: None.
@@ -239,3 +246,36 @@ def test_cube_command_shows_and_stores_the_severity_cube(tmp_path):
                             ORDER BY s.location_id""").fetchall()
     assert [(p, l, round(v * 1e9)) for p, l, v in stored] == [("prog/main/MPI_Barrier", 0, 600),
                                                              ("prog/main/MPI_Barrier", 1, 400)]
+
+
+@pytest.mark.parametrize("select, error", [
+    ("select 1::bigint as callpath_id, 'x' as idle_s", "returns idle_s is VARCHAR, declared DOUBLE"),
+    ("select 1::bigint as callpath_id", "returns columns callpath_id; it declares callpath_id, idle_s"),
+    ("select 2.5 as idle_s, 1 as callpath_id", "returns columns idle_s, callpath_id; it declares callpath_id, idle_s"),
+])
+def test_a_pattern_returns_the_columns_it_declares(real_db, tmp_path, select, error):
+    plugins = tmp_path / "props" / "mine"
+    plugins.mkdir(parents=True)
+    (plugins / "my_pattern.sql").write_text(
+        "{#---\nkind: pattern\nparent: null\nunit: s\ncolumns: {callpath_id: BIGINT, idle_s: DOUBLE}\n"
+        f"info: i\ndescription: d\ndiagnosis: g\n---#}}\n{select}")
+    con = database.connect(real_db("scorep-late_sender"))
+    try:
+        with pytest.raises(CosyError, match=f"my_pattern.sql: {re.escape(error)}$"):
+            engine.evaluate(con, catalog.load([plugins.parent]), 1, {}, ["my_pattern"])
+        # integers of any width, NULL columns and decimals are accepted for their family
+        (plugins / "my_pattern.sql").write_text(
+            "{#---\nkind: pattern\nparent: null\nunit: s\ncolumns: {callpath_id: BIGINT, idle_s: DOUBLE}\n"
+            "info: i\ndescription: d\ndiagnosis: g\n---#}\nselect sum(1::bigint) as callpath_id, 2.5 as idle_s")
+        assert engine.evaluate(con, catalog.load([plugins.parent]), 1, {}, ["my_pattern"]).evaluated("my_pattern")
+    finally:
+        con.close()
+
+
+def test_a_pattern_without_declared_columns_is_refused(tmp_path):
+    plugins = tmp_path / "props" / "mine"
+    plugins.mkdir(parents=True)
+    (plugins / "bare.sql").write_text("{#---\nkind: pattern\nparent: null\nunit: s\ninfo: i\ndescription: d\n"
+                                      "diagnosis: g\n---#}\nselect 1 as x")
+    with pytest.raises(CosyError, match="bare.sql: a pattern declares its output columns"):
+        catalog.load([plugins.parent])

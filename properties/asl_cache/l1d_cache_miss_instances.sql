@@ -3,6 +3,8 @@ like: l1_data_cache_misses
 kind: pattern
 parent: l1_data_cache_misses
 requires: [trace, papi]
+columns: {callpath_id: BIGINT, location_id: BIGINT, enter_seq: BIGINT, enter_s: DOUBLE,
+  value: DOUBLE, instructions: DOUBLE, condition: BOOLEAN, severity: DOUBLE}
 info: L1 data cache misses of every region instance, relative to its own loads and stores.
 description: |
   ASL §3.4.1.18 L1DCacheMissesPerInstance = CacheCostPerInstance<L1DCacheCostInstFunc> for every

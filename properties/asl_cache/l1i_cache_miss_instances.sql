@@ -1,6 +1,8 @@
 {#---
 like: l1d_cache_miss_instances
 parent: l1_inst_cache_misses
+columns: {callpath_id: BIGINT, location_id: BIGINT, enter_seq: BIGINT, enter_s: DOUBLE,
+  value: DOUBLE, instructions: DOUBLE, condition: BOOLEAN, severity: DOUBLE}
 info: L1 instruction cache misses of every region instance, relative to its own loads and stores.
 description: ASL §3.4.1.18 L1ICacheMissesPerInstance = CacheCostPerInstance<L1ICacheCostInstFunc>, as l1d_cache_miss_instances with counter $p_counter.
 params:

@@ -3,6 +3,7 @@ kind: pattern
 parent: null
 unit: s
 requires: [trace]
+columns: {callpath_id: BIGINT, location_id: BIGINT, idle_s: DOUBLE}
 info: The ASL summary IdleTime of every call path and process that waited (mpi_summary.idle_time_s).
 description: |
   ASL §2.3.1 / Appendix C MPISummary.IdleTime, the time the calls of a call path (with

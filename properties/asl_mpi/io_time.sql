@@ -2,6 +2,7 @@
 kind: pattern
 parent: null
 unit: s
+columns: {callpath_id: BIGINT, location_id: BIGINT, io_s: DOUBLE}
 info: The ASL summary IoTime of every call path and process, with a user-defined I/O group.
 description: |
   ASL §2.3.1 MPISummary.IoTime: the exclusive time of file-I/O calls in the call

@@ -3,6 +3,7 @@ kind: pattern
 parent: null
 unit: count
 requires: [trace]
+columns: {callpath_id: BIGINT, location_id: BIGINT, role: VARCHAR, messages: BIGINT}
 info: The master-slave roles of point-to-point calls, when the run follows that paradigm.
 description: |
   ASL §2.3.1 MPIApplication.Paradigm and FuncCall.Role, derived from the messages:

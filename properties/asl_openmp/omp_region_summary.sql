@@ -3,6 +3,10 @@ kind: pattern
 parent: null
 unit: s
 requires: [trace, openmp]
+columns: {callpath_id: BIGINT, kind: VARCHAR, location_id: BIGINT, instance_no: BIGINT,
+  nr_executions: BIGINT, nr_threads: BIGINT, duration: DOUBLE, non_parallelized_code: DOUBLE,
+  region_ctrl: DOUBLE, region_wait: DOUBLE, cross_thread_dep_wait: DOUBLE,
+  cross_thread_dep_ctrl: DOUBLE}
 info: The ASL OpenMP region summaries (SmRegionSummary) measured by an OpenMP trace.
 description: |
   ASL §2.3.3 from the trace (only for traces with OpenMP parallel regions): for every

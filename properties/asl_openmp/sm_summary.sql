@@ -2,6 +2,11 @@
 kind: pattern
 parent: null
 unit: s
+columns: {callpath_id: BIGINT, kind: VARCHAR, location_id: BIGINT, instance_no: BIGINT,
+  nr_executions: BIGINT, nr_threads: BIGINT, duration: DOUBLE, non_parallelized_code: DOUBLE,
+  nr_remote_accesses: DOUBLE, scheduling: DOUBLE, additional_calc: DOUBLE,
+  cross_thread_dep_ctrl: DOUBLE, cross_thread_dep_wait: DOUBLE, region_wait: DOUBLE,
+  region_ctrl: DOUBLE, nr_cache_misses: DOUBLE}
 info: The ASL OpenMP region summaries (SmRegionSummary) of the experiment, from summary input or from the trace.
 description: |
   ASL §2.3.3 SmRegionSummary per call path: the rows of sm_summary_input (a compiler's or

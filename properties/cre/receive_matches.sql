@@ -3,6 +3,12 @@ kind: pattern
 parent: null
 unit: s
 requires: [trace]
+columns: {callpath_id: BIGINT, location_id: BIGINT, recv_seq: BIGINT, recv_time: UBIGINT,
+  send_location_id: BIGINT, send_seq: BIGINT, send_time: UBIGINT, send_callpath_id: BIGINT,
+  comm_id: INTEGER, tag: BIGINT, recv_call: VARCHAR, recv_call_enter_seq: BIGINT,
+  send_call: VARCHAR, recv_call_enter_time: UBIGINT, recv_call_leave_time: UBIGINT,
+  send_call_enter_time: UBIGINT, send_call_leave_time: UBIGINT, ls_idle_s: DOUBLE,
+  lr_idle_s: DOUBLE, calls_s: DOUBLE}
 info: Every receive matched to its send (sendptr), with both calls - the general pattern the CRE patterns refine.
 description: |
   CRE report §4-§6: ROOTTYPE Receive; INSTANTIATION SendMsg = sendptr(ROOT),

@@ -2,6 +2,7 @@
 kind: pattern
 parent: rank_basis_paths
 unit: s
+columns: {basis_s: DOUBLE, instances: HUGEINT}
 info: Duration of the rank-basis region summed over all processes, the denominator of severities.
 description: |
   ASL §3.4.1.1: Duration(RankBasis, e) = Summary(RankBasis, e).Incl, the inclusive

@@ -2,6 +2,7 @@
 kind: pattern
 parent: null
 unit: s
+columns: {callpath_id: BIGINT}
 info: The call paths of the rank-basis region, the context of every severity's denominator.
 description: |
   ASL §3.4.1.1 RankBasis: the call paths of the region named by --rank-basis

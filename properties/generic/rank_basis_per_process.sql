@@ -2,6 +2,7 @@
 kind: pattern
 parent: rank_basis_paths
 unit: s
+columns: {location_id: BIGINT, basis_s: DOUBLE}
 info: Duration of the rank-basis region on each process.
 description: |
   ASL §3.4.1.1: Duration(RankBasis, e, p) = Summary(RankBasis, e, p).Incl, the

@@ -2,6 +2,7 @@
 kind: pattern
 parent: rank_basis_paths
 unit: s
+columns: {basis_s: DOUBLE}
 info: Duration of the rank-basis region in ASL summary input, the denominator of the OpenMP and HPF severities.
 description: |
   ASL §3.4.2.1 / §3.4.3.1 duration(RankBasis, e) = summary(RankBasis, e).sums.duration:

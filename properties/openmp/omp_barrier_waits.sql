@@ -3,6 +3,8 @@ kind: pattern
 parent: null
 unit: s
 requires: [trace, openmp]
+columns: {callpath_id: BIGINT, location_id: BIGINT, omp_class: VARCHAR, fork_location_id: BIGINT,
+  fork_seq: BIGINT, barrier_index: BIGINT, enter_time: UBIGINT, wait_s: DOUBLE}
 info: OpenMP barrier instances matched across the team, with each thread's wait for the last one.
 description: |
   Scalasca, omp_ebarrier_wait / omp_ibarrier_wait: at each team barrier instance

@@ -3,6 +3,8 @@ kind: pattern
 parent: null
 unit: s
 requires: [trace, openmp]
+columns: {callpath_id: BIGINT, location_id: BIGINT, enter_seq: BIGINT, fork_location_id: BIGINT,
+  fork_seq: BIGINT, parent_callpath_id: BIGINT, fork_s: DOUBLE, join_s: DOUBLE}
 info: Fork and join time of every thread of every OpenMP parallel-region instance.
 description: |
   Scalasca, omp_management / omp_fork: each team thread's parallel-region instance

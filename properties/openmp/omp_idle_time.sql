@@ -3,6 +3,7 @@ kind: pattern
 parent: null
 unit: s
 requires: [trace, openmp]
+columns: {callpath_id: BIGINT, location_id: BIGINT, kind: VARCHAR, idle_s: DOUBLE}
 info: Time the CPUs reserved for a process's OpenMP threads stay unused.
 description: |
   Scalasca, omp_idle_threads / omp_limited_parallelism (Time assumes every thread of a

@@ -3,6 +3,8 @@ kind: pattern
 parent: null
 unit: s
 requires: [trace, openmp]
+columns: {callpath_id: BIGINT, location_id: BIGINT, time: UBIGINT, lock_id: BIGINT,
+  acquisition_order: BIGINT, omp_class: VARCHAR, wait_s: DOUBLE}
 info: OpenMP lock acquisitions (critical sections and lock API) with the time lost to the previous holder.
 description: |
   Scalasca, omp_lock_contention_critical / _api: the acquisitions of one lock are

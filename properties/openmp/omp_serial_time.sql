@@ -3,6 +3,7 @@ kind: pattern
 parent: null
 unit: s
 requires: [trace, openmp]
+columns: {callpath_id: BIGINT, location_id: BIGINT, time_s: DOUBLE}
 info: The master thread's time outside OpenMP parallel regions, per call path.
 description: |
   Scalasca (omp_idle_threads) and ASL non_parallelized_code: the exclusive time of the

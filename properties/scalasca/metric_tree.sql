@@ -2,6 +2,8 @@
 kind: pattern
 parent: null
 unit: s
+columns: {metric: VARCHAR, parent: VARCHAR, unit: VARCHAR, kind: VARCHAR, depth: INTEGER,
+  position: INTEGER}
 info: Scalasca's metric hierarchy (reference/wait-states.md, time hierarchy) as rows.
 description: |
   One row per metric in tree order (position; depth 0 for the roots time, visits, bytes,

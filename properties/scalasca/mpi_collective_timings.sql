@@ -3,6 +3,10 @@ kind: pattern
 parent: null
 unit: s
 requires: [trace]
+columns: {callpath_id: BIGINT, location_id: BIGINT, comm_id: INTEGER, instance_index: BIGINT,
+  comm_rank: INTEGER, coll_op: VARCHAR, class: VARCHAR, is_root: BOOLEAN, begin_time: UBIGINT,
+  end_time: UBIGINT, latest_begin: UBIGINT, earliest_end: UBIGINT, root_begin: UBIGINT,
+  latest_sender_begin: UBIGINT}
 info: Every rank's part in every collective instance, with the instance's reference times.
 description: |
   reference/wait-states.md, collectives: collective_instances (the k-th collective on

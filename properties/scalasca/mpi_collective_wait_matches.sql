@@ -3,6 +3,8 @@ kind: pattern
 parent: mpi_collective_timings
 unit: s
 requires: [trace]
+columns: {metric: VARCHAR, callpath_id: BIGINT, location_id: BIGINT, comm_id: INTEGER,
+  instance_index: BIGINT, idle_s: DOUBLE}
 info: Scalasca's collective and management wait states, one row per (metric, instance, rank) that waited.
 description: |
   reference/wait-states.md, with latest = max B and earliest_end = min X over the

@@ -3,6 +3,9 @@ kind: pattern
 parent: null
 unit: s
 requires: [trace]
+columns: {callpath_id: BIGINT, location_id: BIGINT, send_complete_call_enter_seq: BIGINT,
+  idle_s: DOUBLE, send_complete_kind: VARCHAR, recv_location_id: BIGINT, recv_seq: BIGINT,
+  send_seq: BIGINT, messages: BIGINT}
 info: Scalasca Late Receiver instances - one per send-completing call that waited for a late receive.
 description: |
   reference/wait-states.md, mpi_latereceiver: idle = E(Rreq) - E(Scmp) when

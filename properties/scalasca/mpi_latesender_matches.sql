@@ -3,6 +3,9 @@ kind: pattern
 parent: null
 unit: s
 requires: [trace]
+columns: {callpath_id: BIGINT, location_id: BIGINT, recv_call_enter_seq: BIGINT, idle_s: DOUBLE,
+  recv_call: VARCHAR, send_location_id: BIGINT, send_seq: BIGINT, send_time: UBIGINT,
+  recv_seq: BIGINT, messages: BIGINT}
 info: Scalasca Late Sender instances - one per receive-completing call that waited for a later send.
 description: |
   reference/wait-states.md, mpi_latesender: for a message with send event S and receive

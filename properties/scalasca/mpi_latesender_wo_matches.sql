@@ -3,6 +3,10 @@ kind: pattern
 parent: mpi_latesender_matches
 unit: s
 requires: [trace]
+columns: {callpath_id: BIGINT, location_id: BIGINT, recv_call_enter_seq: BIGINT, idle_s: DOUBLE,
+  recv_call: VARCHAR, send_location_id: BIGINT, send_seq: BIGINT, send_time: UBIGINT,
+  recv_seq: BIGINT, messages: BIGINT, wo_recv_seq: BIGINT, wo_send_location_id: BIGINT,
+  lswo_callpath_id: BIGINT, lswo_recv_seq: BIGINT, same_source: BOOLEAN}
 info: Scalasca Late Sender instances caused by messages received in the wrong order.
 description: |
   reference/wait-states.md, mpi_latesender_wo (Scalasca 2.6, MPI.pattern): every

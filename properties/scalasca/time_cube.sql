@@ -3,6 +3,8 @@ kind: pattern
 parent: metric_tree
 unit: s
 requires: [trace]
+columns: {metric: VARCHAR, parent: VARCHAR, unit: VARCHAR, callpath_id: BIGINT,
+  location_id: BIGINT, inclusive: DOUBLE, exclusive: DOUBLE}
 info: The severity cube (metric, call path, location) -> value over Scalasca's metric hierarchy.
 description: |
   reference/wait-states.md, time hierarchy: every call path's exclusive time on a
