@@ -29,9 +29,19 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 #: Views (and one call of each macro) timed over the whole experiment.
-VIEWS = ("region_events", "enterptr", "instance_tree", "instance_paths", "callpaths",
-         "region_instances", "event_calls", "messages", "collective_instances",
-         "mpi_summary", "counter_summary")
+VIEWS = (
+    "region_events",
+    "enterptr",
+    "instance_tree",
+    "instance_paths",
+    "callpaths",
+    "region_instances",
+    "event_calls",
+    "messages",
+    "collective_instances",
+    "mpi_summary",
+    "counter_summary",
+)
 MACRO_CALLS = {
     "region_stack": "SELECT * FROM region_stack(1, {loc}, {tick})",
     "message_queue": "SELECT * FROM message_queue(1, 0, 1, {tick})",
@@ -62,8 +72,12 @@ def child_load(anchor: str, db: str) -> dict:
 
     started = time.perf_counter()
     meta = load(anchor, db)
-    return dict(events=meta["number_of_events"], seconds=time.perf_counter() - started,
-                phase_seconds=meta["phase_seconds"], **_peak_rss_mib())
+    return dict(
+        events=meta["number_of_events"],
+        seconds=time.perf_counter() - started,
+        phase_seconds=meta["phase_seconds"],
+        **_peak_rss_mib(),
+    )
 
 
 def child_view(db: str, name: str) -> dict:
@@ -72,7 +86,8 @@ def child_view(db: str, name: str) -> dict:
     con = database.connect(db)
     if name in MACRO_CALLS:
         loc, tick = con.execute(
-            "SELECT location_id, quantile_disc(time, 0.5) FROM events GROUP BY 1 ORDER BY 1 LIMIT 1").fetchone()
+            "SELECT location_id, quantile_disc(time, 0.5) FROM events GROUP BY 1 ORDER BY 1 LIMIT 1"
+        ).fetchone()
         query = MACRO_CALLS[name].format(loc=loc, tick=tick)
     else:
         query = f"SELECT * FROM {name}"
@@ -106,8 +121,9 @@ def _tree_rss_bytes(pid: int) -> int:
 
 def _child(*args) -> dict:
     """Run one step in a fresh process; adds the peak RSS of its whole process tree (sampled)."""
-    with subprocess.Popen([sys.executable, __file__, "--child", *args], text=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+    with subprocess.Popen(
+        [sys.executable, __file__, "--child", *args], text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as proc:
         peak = 0
         while proc.poll() is None:
             peak = max(peak, _tree_rss_bytes(proc.pid))
@@ -154,11 +170,15 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool) -> None:
         bare = _child("bare", str(anchor))
         assert bare["events"] == events, (bare["events"], events)
         bare_rate = events / bare["seconds"]
-        print(f"bare otf2 iteration : {bare['seconds']:8.2f} s  {bare_rate:12,.0f} events/s  "
-              f"peak RSS {bare['rss_mib']:.0f} MiB")
-    print(f"cosydb load         : {load['seconds']:8.2f} s  {rate:12,.0f} events/s  "
-          f"peak RSS {load['tree_rss_mib']:.0f} MiB (all processes, sampled every 20 ms; "
-          f"main {load['rss_mib']:.0f} MiB, largest worker {load['child_rss_mib']:.0f} MiB)")
+        print(
+            f"bare otf2 iteration : {bare['seconds']:8.2f} s  {bare_rate:12,.0f} events/s  "
+            f"peak RSS {bare['rss_mib']:.0f} MiB"
+        )
+    print(
+        f"cosydb load         : {load['seconds']:8.2f} s  {rate:12,.0f} events/s  "
+        f"peak RSS {load['tree_rss_mib']:.0f} MiB (all processes, sampled every 20 ms; "
+        f"main {load['rss_mib']:.0f} MiB, largest worker {load['child_rss_mib']:.0f} MiB)"
+    )
     if not skip_bare:
         print(f"ratio load / bare   : {rate / bare_rate:8.2f} x")
     print("load phases         : " + ", ".join(f"{k} {v:.2f} s" for k, v in load["phase_seconds"].items()))
@@ -167,16 +187,24 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool) -> None:
         result = _child("view", str(db), name)
         print(f"{name:22} {result['seconds']:8.2f} {result['rows']:12,} {result['rss_mib']:13.0f}", flush=True)
     result = _child("report", str(db))
-    print(f"cosydb report (whole catalog): {result['seconds']:.2f} s, {result['rows']:,} rows listed, "
-          f"peak RSS {result['tree_rss_mib']:.0f} MiB", flush=True)
+    print(
+        f"cosydb report (whole catalog): {result['seconds']:.2f} s, {result['rows']:,} rows listed, "
+        f"peak RSS {result['tree_rss_mib']:.0f} MiB",
+        flush=True,
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--events", type=int, nargs="*", default=[1_000_000, 10_000_000])
     parser.add_argument("--ranks", type=int, default=16)
-    parser.add_argument("--real", type=Path, nargs="*", default=[],
-                        help="real traces: an OTF2 anchor/directory or a .tar.xz holding one")
+    parser.add_argument(
+        "--real",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="real traces: an OTF2 anchor/directory or a .tar.xz holding one",
+    )
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/cosydb-bench"))
     parser.add_argument("--skip-bare", action="store_true", help="do not time the bare otf2 iteration")
     args = parser.parse_args()

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import numpy as np
 import otf2
-import _otf2
 from _otf2.Config import conf
 from otf2.enums import CollectiveOp, GroupType, LocationGroupType, LocationType, Paradigm, RegionRole
 
@@ -70,8 +69,9 @@ def write_trace(directory: str | Path, nranks: int, events: int) -> Path:
     irecv_request = _bind("MpiIrecvRequest", ctypes.c_uint64)
     isend_complete = _bind("MpiIsendComplete", ctypes.c_uint64)
     coll_begin = _bind("MpiCollectiveBegin")
-    coll_end = _bind("MpiCollectiveEnd", ctypes.c_uint8, ctypes.c_uint32, ctypes.c_uint32,
-                     ctypes.c_uint64, ctypes.c_uint64)
+    coll_end = _bind(
+        "MpiCollectiveEnd", ctypes.c_uint8, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint64, ctypes.c_uint64
+    )
     allreduce = int(CollectiveOp.ALLREDUCE.value)
 
     with otf2.writer.open(str(directory), timer_resolution=1_000_000_000) as trace:
@@ -79,21 +79,26 @@ def write_trace(directory: str | Path, nranks: int, events: int) -> Path:
         node = defs.system_tree_node("node", parent=defs.system_tree_node("machine"))
         locations = []
         for r in range(nranks):
-            group = defs.location_group(f"MPI Rank {r}", location_group_type=LocationGroupType.PROCESS,
-                                        system_tree_parent=node)
+            group = defs.location_group(
+                f"MPI Rank {r}", location_group_type=LocationGroupType.PROCESS, system_tree_parent=node
+            )
             locations.append(defs.location("Master thread", type=LocationType.CPU_THREAD, group=group))
         defs.group("", group_type=GroupType.COMM_LOCATIONS, paradigm=Paradigm.MPI, members=locations)
-        world = defs.comm("MPI_COMM_WORLD", group=defs.group(
-            "", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI, members=list(range(nranks))))
+        world = defs.comm(
+            "MPI_COMM_WORLD",
+            group=defs.group("", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI, members=list(range(nranks))),
+        )
 
         def region(name, role, paradigm):
             return defs.region(name, canonical_name=name, region_role=role, paradigm=paradigm)._ref
 
-        prog = region("prog", RegionRole.ARTIFICIAL, Paradigm.MEASUREMENT_SYSTEM)
-        main, iterate, compute, kernel = (region(n, RegionRole.FUNCTION, Paradigm.USER)
-                                          for n in ("main", "iterate", "compute", "kernel"))
-        r_irecv, r_isend, r_wait = (region(n, RegionRole.POINT2POINT, Paradigm.MPI)
-                                    for n in ("MPI_Irecv", "MPI_Isend", "MPI_Waitall"))
+        region("prog", RegionRole.ARTIFICIAL, Paradigm.MEASUREMENT_SYSTEM)  # the program root (id 0)
+        main, iterate, compute, kernel = (
+            region(n, RegionRole.FUNCTION, Paradigm.USER) for n in ("main", "iterate", "compute", "kernel")
+        )
+        r_irecv, r_isend, r_wait = (
+            region(n, RegionRole.POINT2POINT, Paradigm.MPI) for n in ("MPI_Irecv", "MPI_Isend", "MPI_Waitall")
+        )
         r_allreduce = region("MPI_Allreduce", RegionRole.COLL_ALL2ALL, Paradigm.MPI)
         program_name = "prog"
 
@@ -137,6 +142,7 @@ def write_trace(directory: str | Path, nranks: int, events: int) -> Path:
 if __name__ == "__main__":
     import sys
     import time
+
     start = time.perf_counter()
     anchor = write_trace(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
     print(anchor, f"{time.perf_counter() - start:.1f} s")

@@ -60,23 +60,33 @@ PARAM_TYPES = ("VARCHAR", "DOUBLE", "BIGINT", "BOOLEAN")
 REQUIREMENTS = {
     "trace": ("SELECT NOT is_profile FROM experiments WHERE experiment_id = $id", "not evaluable: needs a trace"),
     "papi": ("SELECT count(*) > 0 FROM metrics WHERE experiment_id = $id", "not evaluable: no PAPI metrics"),
-    "baseline": ("SELECT $baseline IS NOT NULL",
-                 "not evaluable: needs a sequential baseline experiment (--baseline)"),
-    "openmp": ("SELECT count(*) > 0 FROM parallel_instances WHERE experiment_id = $id",
-               "not evaluable: no OpenMP parallel regions in the trace"),
-    "openmp_summary": ("SELECT (SELECT count(*) FROM sm_summary_input WHERE experiment_id = $id)"
-                       " + (SELECT count(*) FROM parallel_instances WHERE experiment_id = $id) > 0",
-                       "not evaluable: no OpenMP region summaries (ASL summary input) or OpenMP trace"),
-    "hpf_summary": ("SELECT count(*) > 0 FROM hpf_summary WHERE experiment_id = $id",
-                    "not evaluable: no HPF region summaries (ASL summary input)"),
-    **{name: (f"SELECT count(*) > 0 FROM system_constants WHERE experiment_id = $id AND name = '{name}'",
-              f"not evaluable: no machine constant {name} (ASL summary input, system)")
-       for name in ("remote_access_time", "cache_line_size", "parallel_region_cost")},
+    "baseline": ("SELECT $baseline IS NOT NULL", "not evaluable: needs a sequential baseline experiment (--baseline)"),
+    "openmp": (
+        "SELECT count(*) > 0 FROM parallel_instances WHERE experiment_id = $id",
+        "not evaluable: no OpenMP parallel regions in the trace",
+    ),
+    "openmp_summary": (
+        "SELECT (SELECT count(*) FROM sm_summary_input WHERE experiment_id = $id)"
+        " + (SELECT count(*) FROM parallel_instances WHERE experiment_id = $id) > 0",
+        "not evaluable: no OpenMP region summaries (ASL summary input) or OpenMP trace",
+    ),
+    "hpf_summary": (
+        "SELECT count(*) > 0 FROM hpf_summary WHERE experiment_id = $id",
+        "not evaluable: no HPF region summaries (ASL summary input)",
+    ),
+    **{
+        name: (
+            f"SELECT count(*) > 0 FROM system_constants WHERE experiment_id = $id AND name = '{name}'",
+            f"not evaluable: no machine constant {name} (ASL summary input, system)",
+        )
+        for name in ("remote_access_time", "cache_line_size", "parallel_region_cost")
+    },
 }
 #: The columns every property returns, in this order, with their DuckDB types.
 #: region_id is set (and callpath_id NULL) only by properties of a function as a whole.
-RESULT_COLUMNS = {name: tables.duckdb_type(tables.schema("property_results").field(name))
-                  for name in tables.PROPERTY_ROW}
+RESULT_COLUMNS = {
+    name: tables.duckdb_type(tables.schema("property_results").field(name)) for name in tables.PROPERTY_ROW
+}
 
 _HEADER = re.compile(r"\A\s*\{#---\n(.*?)\n---#\}\n?", re.S)
 
@@ -116,7 +126,7 @@ def _read(path: Path) -> tuple[dict, str]:
         raise CosyError(path, f"header is not valid YAML ({' '.join(str(error).split())})") from None
     if not isinstance(header, dict):
         raise CosyError(path, "header must be a YAML mapping")
-    return header, text[match.end():]
+    return header, text[match.end() :]
 
 
 def _build(path: Path, root: Path, header: dict, body: str) -> Property:
@@ -154,11 +164,21 @@ def _build(path: Path, root: Path, header: dict, body: str) -> Property:
     if header["kind"] != "category" and not body.strip():
         raise CosyError(path, "no SQL body after the header")
     return Property(
-        name=path.stem, kind=header["kind"], parent=header["parent"], unit=header["unit"],
-        info=str(header["info"]).strip(), description=str(header["description"]).strip(),
-        diagnosis=str(header.get("diagnosis", "")).strip(), path=path, body=body, root=root,
-        confidence=str(header.get("confidence", 1)), params=params, requires=list(requires),
-        wait_state=bool(header.get("wait_state", False)), columns={str(k): v.upper() for k, v in columns.items()},
+        name=path.stem,
+        kind=header["kind"],
+        parent=header["parent"],
+        unit=header["unit"],
+        info=str(header["info"]).strip(),
+        description=str(header["description"]).strip(),
+        diagnosis=str(header.get("diagnosis", "")).strip(),
+        path=path,
+        body=body,
+        root=root,
+        confidence=str(header.get("confidence", 1)),
+        params=params,
+        requires=list(requires),
+        wait_state=bool(header.get("wait_state", False)),
+        columns={str(k): v.upper() for k, v in columns.items()},
     )
 
 
@@ -228,6 +248,10 @@ def tree_order(catalog: dict[str, Property], roots: list[str] | None = None) -> 
             result.append((prop, depth))
             walk(sorted(children.get(prop.name, []), key=lambda p: p.name), depth + 1)
 
-    walk([catalog[name] for name in roots] if roots is not None
-         else sorted(children.get(None, []), key=lambda p: p.name), 0)
+    walk(
+        [catalog[name] for name in roots]
+        if roots is not None
+        else sorted(children.get(None, []), key=lambda p: p.name),
+        0,
+    )
     return result

@@ -7,7 +7,6 @@ import os
 import shutil
 import sys
 from pathlib import Path
-from typing import Optional
 
 import duckdb
 import pyarrow as pa
@@ -19,8 +18,12 @@ from rich.text import Text
 from . import __version__, database
 from .errors import CosyError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Relational analysis database for MPI/OpenMP performance traces.")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Relational analysis database for MPI/OpenMP performance traces.",
+)
 # markup is off: names from traces and users ('arr[i]', '[/x]') are printed as they are
 out = Console(markup=False, highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, markup=False, highlight=False)
@@ -52,26 +55,41 @@ def _guard(function):
     except duckdb.Error as error:
         _fail(" ".join(str(error).split()))
     except OSError as error:
-        _fail(f"{error.filename}: {error.strerror}" if error.filename and error.strerror
-              else " ".join(str(error).split()))
+        _fail(
+            f"{error.filename}: {error.strerror}" if error.filename and error.strerror else " ".join(str(error).split())
+        )
     except KeyboardInterrupt as error:  # Ctrl-C, or cosydb.interrupts.Interrupted (SIGTERM, ...): 128 + signal
         _fail(str(error) or "interrupted", getattr(error, "exit_code", 130))
     except Exception as error:  # noqa: BLE001 - the last resort of a command line
         if os.environ.get("COSYDB_DEBUG"):
             raise
-        _fail(f"internal error: {type(error).__name__}: {' '.join(str(error).split())} - please report it "
-              "with the command that caused it (COSYDB_DEBUG=1 shows the traceback)", 1)
+        _fail(
+            f"internal error: {type(error).__name__}: {' '.join(str(error).split())} - please report it "
+            "with the command that caused it (COSYDB_DEBUG=1 shows the traceback)",
+            1,
+        )
 
 
 @app.command()
 def load(
-    trace: Path = typer.Argument(..., help="OTF2 anchor file (traces.otf2), CUBE4 profile (profile.cubex) "
-                                           "or a run directory holding either (the trace first)."),
-    db: Optional[Path] = typer.Option(None, "--db", help="Database directory (default: ./<run>.cosydb)."),
-    name: Optional[str] = typer.Option(None, "--name", help="Experiment name (default: the run directory's name)."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Reader processes (default: 2 for large traces)."),
-    memory_limit: Optional[str] = typer.Option(None, "--memory-limit", help="DuckDB's memory budget while deriving, e.g. 2GB (env COSYDB_MEMORY_LIMIT; default 640MB)."),
-    threads: Optional[int] = typer.Option(None, "--threads", help="DuckDB threads while deriving (env COSYDB_THREADS; default: the cores available)."),
+    trace: Path = typer.Argument(
+        ...,
+        help="OTF2 anchor file (traces.otf2), CUBE4 profile (profile.cubex) "
+        "or a run directory holding either (the trace first).",
+    ),
+    db: Path | None = typer.Option(None, "--db", help="Database directory (default: ./<run>.cosydb)."),
+    name: str | None = typer.Option(None, "--name", help="Experiment name (default: the run directory's name)."),
+    workers: int | None = typer.Option(
+        None, "--workers", min=1, help="Reader processes (default: 2 for large traces)."
+    ),
+    memory_limit: str | None = typer.Option(
+        None,
+        "--memory-limit",
+        help="DuckDB's memory budget while deriving, e.g. 2GB (env COSYDB_MEMORY_LIMIT; default 640MB).",
+    ),
+    threads: int | None = typer.Option(
+        None, "--threads", help="DuckDB threads while deriving (env COSYDB_THREADS; default: the cores available)."
+    ),
 ):
     """Load a trace or a profile as a new experiment.
 
@@ -80,8 +98,10 @@ def load(
     from .load import load as load_experiment
 
     meta = _guard(lambda: load_experiment(trace, db, name, workers, memory_limit=memory_limit, threads=threads))
-    out.print(f"loaded {meta['loaded']} from {meta['number_of_locations']} locations "
-              f"as experiment {meta['experiment_id']} '{meta['name']}' into {meta['db']}")
+    out.print(
+        f"loaded {meta['loaded']} from {meta['number_of_locations']} locations "
+        f"as experiment {meta['experiment_id']} '{meta['name']}' into {meta['db']}"
+    )
     if meta["warnings"]:
         from .info import warning_text, warnings
 
@@ -98,8 +118,10 @@ def load(
 
 @app.command()
 def info(
-    db: Optional[Path] = typer.Argument(None, help="Database directory."),
-    system: bool = typer.Option(False, "--system", help="Show the resources cosydb uses here (memory, threads) and where they come from."),
+    db: Path | None = typer.Argument(None, help="Database directory."),
+    system: bool = typer.Option(
+        False, "--system", help="Show the resources cosydb uses here (memory, threads) and where they come from."
+    ),
 ):
     """Show experiments, ranks, regions, event counts, time span and warnings.
 
@@ -126,20 +148,30 @@ def info(
 
     for exp in _guard(body):
         out.print(f"experiment {exp['experiment_id']}: {exp['name']}", style="bold")
-        out.print(f"  source     {exp['source_path']} ({exp['format']}, loaded {exp['load_time']}, "
-                  f"cosydb {exp['tool_version']}, schema {exp['schema_version']})")
+        out.print(
+            f"  source     {exp['source_path']} ({exp['format']}, loaded {exp['load_time']}, "
+            f"cosydb {exp['tool_version']}, schema {exp['schema_version']})"
+        )
         if exp["is_profile"]:
             kind = "a profile" if exp["format"] == "cube4" else exp["creator"] + " input"
-            out.print(f"  ranks      {exp['ranks']}   locations {exp['number_of_locations']}   "
-                      f"regions {exp['regions']}   call paths {exp['callpaths']}   ({kind}: no events)")
+            out.print(
+                f"  ranks      {exp['ranks']}   locations {exp['number_of_locations']}   "
+                f"regions {exp['regions']}   call paths {exp['callpaths']}   ({kind}: no events)"
+            )
             if exp["profile_metrics"]:
-                out.print(f"  run time   {exp['duration_s']:.6f} s (longest location)   "
-                          f"metrics {', '.join(exp['profile_metrics'])}")
+                out.print(
+                    f"  run time   {exp['duration_s']:.6f} s (longest location)   "
+                    f"metrics {', '.join(exp['profile_metrics'])}"
+                )
         else:
-            out.print(f"  ranks      {exp['ranks']}   locations {exp['number_of_locations']}   "
-                      f"regions {exp['regions']}   call paths {exp['callpaths']}   events {exp['number_of_events']:,}")
-            out.print(f"  time span  {exp['duration_s']:.6f} s   timer resolution "
-                      f"{exp['timer_resolution']:,} ticks/s   global offset {exp['global_offset']}")
+            out.print(
+                f"  ranks      {exp['ranks']}   locations {exp['number_of_locations']}   "
+                f"regions {exp['regions']}   call paths {exp['callpaths']}   events {exp['number_of_events']:,}"
+            )
+            out.print(
+                f"  time span  {exp['duration_s']:.6f} s   timer resolution "
+                f"{exp['timer_resolution']:,} ticks/s   global offset {exp['global_offset']}"
+            )
         table = Table("event type", "count", "payload", box=None, padding=(0, 2))
         for t in exp["event_types"]:
             table.add_row(t["type"], f"{t['count']:,}", "yes" if t["has_payload"] else "stored without payload")
@@ -157,8 +189,14 @@ def sql(
     db: Path = typer.Argument(..., help="Database directory."),
     query: str = typer.Argument(..., help="SQL over the tables and views (see docs/schema.md)."),
     fmt: str = typer.Option("table", "--format", help="table, csv or json."),
-    experiment: Optional[str] = typer.Option(None, "--experiment", help="Experiment that {{ ref('...') }} reads (default: the latest trace)."),
-    write: bool = typer.Option(False, "--write", help="Allow statements that write (COPY ... TO, ATTACH, CREATE, ...) and files outside the database."),
+    experiment: str | None = typer.Option(
+        None, "--experiment", help="Experiment that {{ ref('...') }} reads (default: the latest trace)."
+    ),
+    write: bool = typer.Option(
+        False,
+        "--write",
+        help="Allow statements that write (COPY ... TO, ATTACH, CREATE, ...) and files outside the database.",
+    ),
 ):
     """Run one SQL query and print the result. {{ ref('pattern') }} in the query evaluates a
     pattern or property of the catalog on one experiment and reads its rows.
@@ -190,8 +228,11 @@ def sql(
             if len(statements) != 1:
                 raise CosyError("sql", f"give one statement, not {len(statements)}")
             if not write and statements[0].type not in (duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN):
-                raise CosyError("sql", f"a {statements[0].type.name} statement writes; cosydb sql reads only "
-                                       "(--write allows it, or use cosydb shell)")
+                raise CosyError(
+                    "sql",
+                    f"a {statements[0].type.name} statement writes; cosydb sql reads only "
+                    "(--write allows it, or use cosydb shell)",
+                )
             result = con.execute(text, params)
             if result.description is None:  # a statement with no result set (--write)
                 return pa.table({"ok": [True]})
@@ -204,12 +245,14 @@ def sql(
         out.print(json.dumps(result.to_pylist(), default=str, indent=1))
     elif fmt == "csv":
         import pyarrow.csv as pacsv
+
         pacsv.write_csv(result, sys.stdout.buffer)
     else:
         table = Table(*result.column_names, box=None, padding=(0, 2))
         for row in result.to_pylist():
-            table.add_row(*("NULL" if v is None else f"{v:.6g}" if isinstance(v, float) else str(v)
-                            for v in row.values()))
+            table.add_row(
+                *("NULL" if v is None else f"{v:.6g}" if isinstance(v, float) else str(v) for v in row.values())
+            )
         out.print(table)
         out.print(f"({result.num_rows} rows)")
 
@@ -230,23 +273,61 @@ def shell(db: Path = typer.Argument(..., help="Database directory.")):
 @app.command()
 def report(
     db: Path = typer.Argument(..., help="Database directory."),
-    experiment: Optional[str] = typer.Option(None, "--experiment", help="Experiment name or id (default: the latest trace)."),
+    experiment: str | None = typer.Option(
+        None, "--experiment", help="Experiment name or id (default: the latest trace)."
+    ),
     fmt: str = typer.Option("table", "--format", help="table, json or csv."),
-    threshold: float = typer.Option(0.001, "--threshold", min=0, help="Severity (share of the rank basis's time) above which a property is a problem; 0 lists every row whose condition holds."),
-    rank_basis: Optional[str] = typer.Option(None, "--rank-basis", help="Region whose duration severities are relative to (default: the whole run)."),
-    region: Optional[str] = typer.Option(None, "--region", help="Focus region r of the patterns (region-stack constraint); mangled or demangled name."),
-    prop: Optional[list[str]] = typer.Option(None, "--property", help="Evaluate only this property (repeatable); its stored rows are replaced, the others' kept."),
-    properties_dir: Optional[list[Path]] = typer.Option(None, "--properties-dir", help="Directory of plug-in property files (repeatable)."),
-    param: Optional[list[str]] = typer.Option(None, "--param", help="Property parameter p_name=value (repeatable)."),
-    baseline: Optional[str] = typer.Option(None, "--baseline", help="Sequential experiment (name or id) for the properties that compare a parallel run with it."),
+    threshold: float = typer.Option(
+        0.001,
+        "--threshold",
+        min=0,
+        help="Severity (share of the rank basis's time) above which a property is a problem; "
+        "0 lists every row whose condition holds.",
+    ),
+    rank_basis: str | None = typer.Option(
+        None, "--rank-basis", help="Region whose duration severities are relative to (default: the whole run)."
+    ),
+    region: str | None = typer.Option(
+        None, "--region", help="Focus region r of the patterns (region-stack constraint); mangled or demangled name."
+    ),
+    prop: list[str] | None = typer.Option(
+        None,
+        "--property",
+        help="Evaluate only this property (repeatable); its stored rows are replaced, the others' kept.",
+    ),
+    properties_dir: list[Path] | None = typer.Option(
+        None, "--properties-dir", help="Directory of plug-in property files (repeatable)."
+    ),
+    param: list[str] | None = typer.Option(None, "--param", help="Property parameter p_name=value (repeatable)."),
+    baseline: str | None = typer.Option(
+        None,
+        "--baseline",
+        help="Sequential experiment (name or id) for the properties that compare a parallel run with it.",
+    ),
     top: int = typer.Option(10, "--top", min=1, help="Table: the most severe problems shown."),
-    tree: bool = typer.Option(False, "--tree", help="Table: every row in the property hierarchy, aggregates (total_cost, comm_cost, ...) included."),
+    tree: bool = typer.Option(
+        False,
+        "--tree",
+        help="Table: every row in the property hierarchy, aggregates (total_cost, comm_cost, ...) included.",
+    ),
     per_location: bool = typer.Option(False, "--per-location", help="With --tree: also the rows of single locations."),
-    show_all: bool = typer.Option(False, "--all", help="Table: list the properties that could not be evaluated, with the reason."),
-    wide: bool = typer.Option(False, "--wide", help="Table: full call paths and demangled signatures, lines not fitted to the terminal."),
-    no_demangle: bool = typer.Option(False, "--no-demangle", help="Table: region names as recorded (C++ names mangled)."),
-    memory_limit: Optional[str] = typer.Option(None, "--memory-limit", help="DuckDB's memory budget, e.g. 2GB (env COSYDB_MEMORY_LIMIT; default DuckDB's, 80 % of the memory)."),
-    threads: Optional[int] = typer.Option(None, "--threads", help="DuckDB threads (env COSYDB_THREADS; default: the cores available)."),
+    show_all: bool = typer.Option(
+        False, "--all", help="Table: list the properties that could not be evaluated, with the reason."
+    ),
+    wide: bool = typer.Option(
+        False, "--wide", help="Table: full call paths and demangled signatures, lines not fitted to the terminal."
+    ),
+    no_demangle: bool = typer.Option(
+        False, "--no-demangle", help="Table: region names as recorded (C++ names mangled)."
+    ),
+    memory_limit: str | None = typer.Option(
+        None,
+        "--memory-limit",
+        help="DuckDB's memory budget, e.g. 2GB (env COSYDB_MEMORY_LIMIT; default DuckDB's, 80 % of the memory).",
+    ),
+    threads: int | None = typer.Option(
+        None, "--threads", help="DuckDB threads (env COSYDB_THREADS; default: the cores available)."
+    ),
 ):
     """Evaluate the property catalog and rank the problems found.
 
@@ -266,13 +347,29 @@ def report(
         if not sep or not name.startswith("p_"):
             _fail(f"--param: '{item}' is not p_name=value")
         params[name] = value
-    result = _guard(lambda: run(db, experiment, threshold, rank_basis, region, prop, properties_dir or (), params,
-                                baseline, memory_limit, threads))
+    result = _guard(
+        lambda: run(
+            db,
+            experiment,
+            threshold,
+            rank_basis,
+            region,
+            prop,
+            properties_dir or (),
+            params,
+            baseline,
+            memory_limit,
+            threads,
+        )
+    )
     if fmt == "json":
         out.print(json.dumps(result, indent=1, default=str))
     elif fmt == "csv":
         import csv
-        writer = csv.DictWriter(sys.stdout, fieldnames=list(result["results"][0]) if result["results"] else ["property"])
+
+        writer = csv.DictWriter(
+            sys.stdout, fieldnames=list(result["results"][0]) if result["results"] else ["property"]
+        )
         writer.writeheader()
         for row in result["results"]:
             writer.writerow({k: json.dumps(v) if isinstance(v, (dict, list)) else v for k, v in row.items()})
@@ -286,13 +383,14 @@ def report(
             lines = report_view.problems(result, _width(), mode, wide, top, show_all)
         kept = result["experiment"]["kept_results_of"]
         if prop and kept:
-            lines.append(f"stored the rows of {', '.join(prop)} in property_results; "
-                         f"the earlier rows of {len(kept)} other properties are kept")
+            lines.append(
+                f"stored the rows of {', '.join(prop)} in property_results; "
+                f"the earlier rows of {len(kept)} other properties are kept"
+            )
         for line in lines:
             out.print(line)
     if result["experiment"]["not_stored"]:
-        err.print(f"cosydb: results not stored in the database ({result['experiment']['not_stored']})",
-                  soft_wrap=True)
+        err.print(f"cosydb: results not stored in the database ({result['experiment']['not_stored']})", soft_wrap=True)
 
 
 def _width() -> int:
@@ -306,8 +404,10 @@ def diff(
     a: str = typer.Argument(..., help="First experiment (name or id)."),
     b: str = typer.Argument(..., help="Second experiment (name or id)."),
     fmt: str = typer.Option("table", "--format", help="table, json or csv."),
-    prop: Optional[list[str]] = typer.Option(None, "--property", help="Compare only this property (repeatable)."),
-    properties_dir: Optional[list[Path]] = typer.Option(None, "--properties-dir", help="Directory of plug-in property files (repeatable)."),
+    prop: list[str] | None = typer.Option(None, "--property", help="Compare only this property (repeatable)."),
+    properties_dir: list[Path] | None = typer.Option(
+        None, "--properties-dir", help="Directory of plug-in property files (repeatable)."
+    ),
     top: int = typer.Option(30, "--top", min=1, help="Table: the rows with the largest changes."),
 ):
     """Compare two experiments: each property's value per call path in both, change and relative change.
@@ -323,18 +423,27 @@ def diff(
         return
     if fmt == "csv":
         import csv
+
         writer = csv.DictWriter(sys.stdout, fieldnames=list(result["rows"][0]) if result["rows"] else ["property"])
         writer.writeheader()
         writer.writerows(result["rows"])
         return
-    out.print(Text.assemble((f"{result['a']} -> {result['b']}", "bold"),
-                            f"   (properties whose condition holds in either; change = {result['b']} - {result['a']})"))
+    out.print(
+        Text.assemble(
+            (f"{result['a']} -> {result['b']}", "bold"),
+            f"   (properties whose condition holds in either; change = {result['b']} - {result['a']})",
+        )
+    )
     table = Table("property", "call path", result["a"], result["b"], "change", "relative", box=None, padding=(0, 2))
     for r in result["rows"][:top]:
-        table.add_row(r["property"], r["place"] + (f" [{r['condition_id']}]" if r["condition_id"] else ""),
-                      _value_text(r["value_a"], r["unit"]), _value_text(r["value_b"], r["unit"]),
-                      _value_text(r["change"], r["unit"]),
-                      "" if r["relative_change"] is None else f"{r['relative_change']:+.1%}")
+        table.add_row(
+            r["property"],
+            r["place"] + (f" [{r['condition_id']}]" if r["condition_id"] else ""),
+            _value_text(r["value_a"], r["unit"]),
+            _value_text(r["value_b"], r["unit"]),
+            _value_text(r["change"], r["unit"]),
+            "" if r["relative_change"] is None else f"{r['relative_change']:+.1%}",
+        )
     out.print(table)
     if len(result["rows"]) > top:
         out.print(f"({len(result['rows']) - top} more rows: --top, or --format csv)")
@@ -343,7 +452,7 @@ def diff(
 @app.command()
 def cube(
     db: Path = typer.Argument(..., metavar="DB", help="The cosydb database."),
-    experiment: Optional[str] = typer.Option(None, "--experiment", help="Experiment name or id (default: the latest)."),
+    experiment: str | None = typer.Option(None, "--experiment", help="Experiment name or id (default: the latest)."),
     fmt: str = typer.Option("table", "--format", help="table or json."),
 ):
     """Compute the severity cube (metric, call path, location), store it as table severity_cube,
@@ -359,14 +468,22 @@ def cube(
         out.print(json.dumps(result, indent=1))
         return
     exp = result["experiment"]
-    out.print(Text.assemble((f"experiment {exp['experiment_id']}: {exp['name']}", "bold"),
-                            "   severity cube stored in table severity_cube"))
+    out.print(
+        Text.assemble(
+            (f"experiment {exp['experiment_id']}: {exp['name']}", "bold"),
+            "   severity cube stored in table severity_cube",
+        )
+    )
     table = Table("metric", "inclusive", "exclusive", "largest at call path", box=None, padding=(0, 2))
     for m in result["metrics"]:
         unit = " s" if m["unit"] == "s" else ""
         value = "{:.6g}" + unit
-        table.add_row("  " * m["depth"] + m["metric"], value.format(m["inclusive"]), value.format(m["exclusive"]),
-                      m["top_callpath"] or "")
+        table.add_row(
+            "  " * m["depth"] + m["metric"],
+            value.format(m["inclusive"]),
+            value.format(m["exclusive"]),
+            m["top_callpath"] or "",
+        )
     out.print(table)
 
 
@@ -375,7 +492,7 @@ def export(
     db: Path = typer.Argument(..., metavar="DB", help="The cosydb database."),
     output: Path = typer.Option(..., "-o", "--output", help="File to write, e.g. run.cubex."),
     fmt: str = typer.Option("cube", "--format", help="cube (CUBE4 .cubex, opened by the Cube tools)."),
-    experiment: Optional[str] = typer.Option(None, "--experiment", help="Experiment name or id (default: the latest)."),
+    experiment: str | None = typer.Option(None, "--experiment", help="Experiment name or id (default: the latest)."),
 ):
     """Export the severity cube (metric, call path, location) of an experiment.
 
@@ -385,20 +502,25 @@ def export(
 
     _check_format(fmt, ("cube",))
     written = _guard(lambda: write_cubex(db, output, experiment))
-    out.print(f"wrote {output}: {written['metrics']} metrics x {written['callpaths']} call paths "
-              f"x {written['locations']} locations")
+    out.print(
+        f"wrote {output}: {written['metrics']} metrics x {written['callpaths']} call paths "
+        f"x {written['locations']} locations"
+    )
 
 
 @app.command()
 def properties(
-    properties_dir: Optional[list[Path]] = typer.Option(None, "--properties-dir", help="Directory of plug-in property files (repeatable)."),
+    properties_dir: list[Path] | None = typer.Option(
+        None, "--properties-dir", help="Directory of plug-in property files (repeatable)."
+    ),
     fmt: str = typer.Option("table", "--format", help="table, or markdown (the catalog document, docs/properties.md)."),
 ):
     """List the property catalog: name, kind, unit, one-line description, as a tree.
 
     Example: cosydb properties; cosydb properties --format markdown > docs/properties.md
     """
-    from .catalog import load as load_catalog, tree_order
+    from .catalog import load as load_catalog
+    from .catalog import tree_order
 
     _check_format(fmt, ("table", "markdown"))
     catalog = _guard(lambda: load_catalog(properties_dir or ()))
@@ -430,7 +552,9 @@ def schema(
 @app.command()
 def explain(
     name: str = typer.Argument(..., help="Property or pattern name."),
-    properties_dir: Optional[list[Path]] = typer.Option(None, "--properties-dir", help="Directory of plug-in property files (repeatable)."),
+    properties_dir: list[Path] | None = typer.Option(
+        None, "--properties-dir", help="Directory of plug-in property files (repeatable)."
+    ),
 ):
     """Show a property's definition, its parameters and the SQL it renders to.
 
@@ -448,16 +572,29 @@ def explain(
         return prop, sql
 
     prop, sql = _guard(body)
-    out.print(Text.assemble((prop.name, "bold"), f" ({prop.kind}, unit {prop.unit}, parent {prop.parent or '-'}) {prop.path}"))
-    for label, text in (("info", prop.info), ("definition", prop.description), ("diagnosis", prop.diagnosis),
-                        ("confidence", prop.confidence)):
+    out.print(
+        Text.assemble((prop.name, "bold"), f" ({prop.kind}, unit {prop.unit}, parent {prop.parent or '-'}) {prop.path}")
+    )
+    for label, text in (
+        ("info", prop.info),
+        ("definition", prop.description),
+        ("diagnosis", prop.diagnosis),
+        ("confidence", prop.confidence),
+    ):
         out.print(Text.assemble((f"{label}:", "bold"), f" {text}"))
     for pname, spec in prop.params.items():
-        out.print(Text.assemble(("parameter", "bold"), f" {pname} ({spec.get('type', 'VARCHAR')}, default "
-                                                       f"{spec.get('default')}): {spec.get('doc', '')}"))
+        out.print(
+            Text.assemble(
+                ("parameter", "bold"),
+                f" {pname} ({spec.get('type', 'VARCHAR')}, default {spec.get('default')}): {spec.get('doc', '')}",
+            )
+        )
     if sql:
-        out.print(Text.assemble(("SQL", "bold"), " (ref() resolved: an entry's name stands for its rows; $p_* are "
-                                                 "bound parameters):"))
+        out.print(
+            Text.assemble(
+                ("SQL", "bold"), " (ref() resolved: an entry's name stands for its rows; $p_* are bound parameters):"
+            )
+        )
         out.print(sql)
 
 

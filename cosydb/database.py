@@ -30,8 +30,8 @@ import fcntl
 import os
 import shutil
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import duckdb
 import pyarrow.parquet as pq
@@ -75,8 +75,7 @@ def experiment_dirs(root: Path) -> list[Path]:
     base = root / EXPERIMENTS
     if not base.is_dir():
         return []
-    return sorted((d for d in base.iterdir() if d.is_dir() and d.name.isdigit()),
-                  key=lambda d: int(d.name))
+    return sorted((d for d in base.iterdir() if d.is_dir() and d.name.isdigit()), key=lambda d: int(d.name))
 
 
 def _quote(text: str) -> str:
@@ -89,12 +88,15 @@ def _base_view_sql(table: tables.StoredTable, experiments: list[tuple[int, Path]
 
     if table.keyed:
         return f"SELECT * FROM read_parquet([{', '.join(files(d) for _, d in experiments)}])"
-    return "\nUNION ALL\n".join(f"SELECT {experiment_id} AS experiment_id, * FROM read_parquet([{files(d)}])"
-                                 for experiment_id, d in experiments)
+    return "\nUNION ALL\n".join(
+        f"SELECT {experiment_id} AS experiment_id, * FROM read_parquet([{files(d)}])"
+        for experiment_id, d in experiments
+    )
 
 
-def create_table_view(con: duckdb.DuckDBPyConnection, table: tables.StoredTable,
-                      experiments: list[tuple[int, Path]]) -> None:
+def create_table_view(
+    con: duckdb.DuckDBPyConnection, table: tables.StoredTable, experiments: list[tuple[int, Path]]
+) -> None:
     """A view named like ``table`` over its Parquet files in the experiment directories."""
     con.execute(f"CREATE OR REPLACE VIEW {table.name} AS\n{_base_view_sql(table, experiments)}")
 
@@ -125,10 +127,14 @@ def _write_catalog(root: Path) -> None:
     try:
         con = duckdb.connect(str(tmp))
         try:
-            con.execute("CREATE TABLE cosydb_catalog (root VARCHAR, schema_version INTEGER, tool_version VARCHAR, "
-                        "sql_fingerprint VARCHAR)")
-            con.execute("INSERT INTO cosydb_catalog VALUES (?, ?, ?, ?)",
-                        [str(root), SCHEMA_VERSION, __version__, sqlviews.fingerprint()])
+            con.execute(
+                "CREATE TABLE cosydb_catalog (root VARCHAR, schema_version INTEGER, tool_version VARCHAR, "
+                "sql_fingerprint VARCHAR)"
+            )
+            con.execute(
+                "INSERT INTO cosydb_catalog VALUES (?, ?, ?, ?)",
+                [str(root), SCHEMA_VERSION, __version__, sqlviews.fingerprint()],
+            )
             create_views(con, [(int(d.name), d) for d in dirs])
             for statement in docs.comment_statements():
                 con.execute(statement)
@@ -163,8 +169,11 @@ def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyC
         try:
             write_catalog(root)
         except OSError as error:
-            raise CosyError(root, f"its catalog must be rewritten (moved, or written by another cosydb) "
-                                  f"but cannot be: {error.strerror or error}") from None
+            raise CosyError(
+                root,
+                f"its catalog must be rewritten (moved, or written by another cosydb) "
+                f"but cannot be: {error.strerror or error}",
+            ) from None
     return duckdb.connect(catalog, read_only=read_only)
 
 
@@ -189,6 +198,7 @@ def read_only_session(con: duckdb.DuckDBPyConnection, root: str | os.PathLike) -
 
 
 # --- the writers' lifecycle: locks, staging directories, leftovers of killed loads ----------
+
 
 class _Held:
     """A lock file this process holds: its descriptor and how deeply it is entered."""
@@ -263,8 +273,12 @@ def _acquire(root: Path, path: str, create: bool, on_wait: Callable[[int | None]
 
 
 @contextlib.contextmanager
-def locked(root: str | os.PathLike, name: str = CATALOG_LOCK, create: bool = False,
-           on_wait: Callable[[int | None], None] | None = None):
+def locked(
+    root: str | os.PathLike,
+    name: str = CATALOG_LOCK,
+    create: bool = False,
+    on_wait: Callable[[int | None], None] | None = None,
+):
     """Hold the exclusive lock ``root/name`` (``LOAD_LOCK`` or ``CATALOG_LOCK``): ``flock`` on
     a lock file, so the kernel releases it when the holder dies, even of kill -9.
 

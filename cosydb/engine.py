@@ -21,10 +21,10 @@ from pathlib import Path
 
 import duckdb
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+from jinja2.sandbox import SandboxedEnvironment
 
 from . import catalog as catalog_mod
 from . import database, tables
@@ -47,12 +47,12 @@ def _environment(catalog: dict[str, Property] | None = None) -> jinja2.Environme
     reaches no Python object beyond what it is given (no os, no file access); with
     ``catalog`` the template directories of its property roots can be imported."""
     roots = sorted({str(p.root) for p in (catalog or {}).values()} | {str(catalog_mod.builtin_dir())})
-    return SandboxedEnvironment(loader=jinja2.FileSystemLoader(roots), undefined=jinja2.StrictUndefined,
-                                keep_trailing_newline=True)
+    return SandboxedEnvironment(
+        loader=jinja2.FileSystemLoader(roots), undefined=jinja2.StrictUndefined, keep_trailing_newline=True
+    )
 
 
-def _referrer(catalog: dict[str, Property], sql_objects: set[str], views: set[str], where,
-              entry_rows=None) -> tuple:
+def _referrer(catalog: dict[str, Property], sql_objects: set[str], views: set[str], where, entry_rows=None) -> tuple:
     """The ``ref()`` of a template and the lists it fills: a property or pattern reads its
     rows (the temporary table ``_rows(name)``, or ``entry_rows(name)``; appended to refs), a
     view of ``views`` the table ``view_<name>`` (appended to the views used), another table
@@ -77,9 +77,15 @@ def _referrer(catalog: dict[str, Property], sql_objects: set[str], views: set[st
     return ref, refs, used_views
 
 
-def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
-           environment: jinja2.Environment | None = None, views: set[str] = frozenset(),
-           unmet: set[str] = frozenset(), entry_rows=None) -> Rendered:
+def render(
+    prop: Property,
+    catalog: dict[str, Property],
+    sql_objects: set[str],
+    environment: jinja2.Environment | None = None,
+    views: set[str] = frozenset(),
+    unmet: set[str] = frozenset(),
+    entry_rows=None,
+) -> Rendered:
     """The SQL of one property with its ``ref()`` calls resolved (a ref to an entry reads
     the table of its rows; ``entry_rows(name)`` names it otherwise); a ref to one of ``views``
     reads the temporary table ``view_<name>`` that ``evaluate`` fills. ``has('trace')``
@@ -96,10 +102,16 @@ def render(prop: Property, catalog: dict[str, Property], sql_objects: set[str],
 
     try:
         template = (environment or _environment(catalog)).from_string(prop.body)
-        sql = template.render(ref=ref, baseline_ref=baseline_ref,
-                              has=lambda requirement: requirement not in unmet,
-                              catalog_tree=lambda roots: _catalog_tree(catalog, roots, unmet, prop.path)
-                              ).strip().rstrip(";")
+        sql = (
+            template.render(
+                ref=ref,
+                baseline_ref=baseline_ref,
+                has=lambda requirement: requirement not in unmet,
+                catalog_tree=lambda roots: _catalog_tree(catalog, roots, unmet, prop.path),
+            )
+            .strip()
+            .rstrip(";")
+        )
     except jinja2.TemplateError as error:
         raise CosyError(prop.path, f"template error: {error}") from None
     return Rendered(prop, sql, list(dict.fromkeys(refs)), list(dict.fromkeys(used_views)))
@@ -109,13 +121,26 @@ def _catalog_tree(catalog: dict[str, Property], roots: list[str], unmet: set[str
     unknown = [name for name in roots if name not in catalog]
     if unknown:
         raise CosyError(where, f"catalog_tree(): no entry {', '.join(unknown)}")
-    return [dict(name=p.name, parent=p.parent, unit=p.unit, kind=p.kind, depth=depth,
-                 evaluable=not set(p.requires) & set(unmet))
-            for p, depth in catalog_mod.tree_order(catalog, roots)]
+    return [
+        dict(
+            name=p.name,
+            parent=p.parent,
+            unit=p.unit,
+            kind=p.kind,
+            depth=depth,
+            evaluable=not set(p.requires) & set(unmet),
+        )
+        for p, depth in catalog_mod.tree_order(catalog, roots)
+    ]
 
 
-def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str] | None = None,
-         views: set[str] = frozenset(), unmet: set[str] = frozenset()) -> list[Rendered]:
+def plan(
+    catalog: dict[str, Property],
+    sql_objects: set[str],
+    selected: list[str] | None = None,
+    views: set[str] = frozenset(),
+    unmet: set[str] = frozenset(),
+) -> list[Rendered]:
     """The properties to evaluate (``selected`` and what they need, default all), parents first;
     an entry with a requirement in ``unmet`` is listed unrendered, without its dependencies."""
     rendered: dict[str, Rendered] = {}
@@ -148,12 +173,17 @@ def plan(catalog: dict[str, Property], sql_objects: set[str], selected: list[str
     return order
 
 
-def _missing_requirements(con: duckdb.DuckDBPyConnection, experiment_id: int,
-                          baseline_id: int | None = None) -> tuple[dict[str, str], set[str]]:
+def _missing_requirements(
+    con: duckdb.DuckDBPyConnection, experiment_id: int, baseline_id: int | None = None
+) -> tuple[dict[str, str], set[str]]:
     """The unmet requirements (``catalog.REQUIREMENTS``) of the experiment with their status
     text, and its metric names."""
-    counters = {name for name, in con.execute("SELECT DISTINCT name FROM metrics WHERE experiment_id = ?",
-                                              [experiment_id]).fetchall()}
+    counters = {
+        name
+        for (name,) in con.execute(
+            "SELECT DISTINCT name FROM metrics WHERE experiment_id = ?", [experiment_id]
+        ).fetchall()
+    }
     missing = {}
     for name, (sql, status) in catalog_mod.REQUIREMENTS.items():
         params = {k: v for k, v in {"id": experiment_id, "baseline": baseline_id}.items() if f"${k}" in sql}
@@ -162,9 +192,14 @@ def _missing_requirements(con: duckdb.DuckDBPyConnection, experiment_id: int,
     return missing, counters
 
 
-def evaluate(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experiment_id: int,
-             values: dict | None = None, selected: list[str] | None = None,
-             baseline_id: int | None = None) -> Evaluation:
+def evaluate(
+    con: duckdb.DuckDBPyConnection,
+    catalog: dict[str, Property],
+    experiment_id: int,
+    values: dict | None = None,
+    selected: list[str] | None = None,
+    baseline_id: int | None = None,
+) -> Evaluation:
     """Evaluate ``selected`` (default: the whole catalog) and what they need on one experiment.
     ``baseline_id``: the sequential experiment of the properties that compare two runs."""
     values = values or {}
@@ -174,13 +209,19 @@ def evaluate(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], exper
     computed_views: set[str] = set()
     for item in plan(catalog, sql_objects, selected, views, set(missing)):
         prop = item.prop
-        bound = {"p_experiment_id": experiment_id, "p_rank_basis": values.get("p_rank_basis"),
-                 "p_baseline_id": baseline_id}
+        bound = {
+            "p_experiment_id": experiment_id,
+            "p_rank_basis": values.get("p_rank_basis"),
+            "p_baseline_id": baseline_id,
+        }
         for name, spec in prop.params.items():
             bound[name] = values.get(name, spec.get("default"))
         blocked = [missing[r] for r in prop.requires if r in missing]
-        blocked += [f"not evaluable: no {bound[name]} metric" for name, spec in prop.params.items()
-                    if spec.get("counter") and bound[name] not in counters]
+        blocked += [
+            f"not evaluable: no {bound[name]} metric"
+            for name, spec in prop.params.items()
+            if spec.get("counter") and bound[name] not in counters
+        ]
         blocked += [status[d] for d in item.refs if status[d] != "evaluated"]
         if blocked:
             status[prop.name] = blocked[0]
@@ -191,11 +232,15 @@ def evaluate(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], exper
             raise CosyError(prop.path, f"uses undeclared parameter(s) {', '.join(sorted(undeclared))}")
         try:
             for view in set(item.views) - computed_views:
-                con.execute(f"CREATE OR REPLACE TEMP TABLE view_{view} AS SELECT * FROM {view} WHERE experiment_id = ?",
-                            [experiment_id])
+                con.execute(
+                    f"CREATE OR REPLACE TEMP TABLE view_{view} AS SELECT * FROM {view} WHERE experiment_id = ?",
+                    [experiment_id],
+                )
                 computed_views.add(view)
-            con.execute(f"CREATE OR REPLACE TEMP TABLE {_rows(prop.name)} AS\n{item.sql}",
-                        {k: v for k, v in bound.items() if k in used})
+            con.execute(
+                f"CREATE OR REPLACE TEMP TABLE {_rows(prop.name)} AS\n{item.sql}",
+                {k: v for k, v in bound.items() if k in used},
+            )
         except duckdb.Error as error:
             raise CosyError(prop.path, f"evaluation failed: {' '.join(str(error).split())}") from None
         actual = {r[0]: r[1] for r in con.execute(f"DESCRIBE {_rows(prop.name)}").fetchall()}
@@ -204,8 +249,18 @@ def evaluate(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], exper
     return Evaluation(con, catalog, experiment_id, status)
 
 
-_INTEGERS = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
-             "UBIGINT", "UHUGEINT"}
+_INTEGERS = {
+    "TINYINT",
+    "SMALLINT",
+    "INTEGER",
+    "BIGINT",
+    "HUGEINT",
+    "UTINYINT",
+    "USMALLINT",
+    "UINTEGER",
+    "UBIGINT",
+    "UHUGEINT",
+}
 
 
 def _type_family(duckdb_type: str) -> str:
@@ -224,8 +279,11 @@ def _check_columns(prop: Property, actual: dict[str, str], declared: dict[str, s
     of the declared type family; a column that is NULL in every row has no type to check."""
     if tuple(actual) != tuple(declared):
         raise CosyError(prop.path, f"returns columns {', '.join(actual)}; it declares {', '.join(declared)}")
-    wrong = [f"{name} is {kind}, declared {declared[name]}" for name, kind in actual.items()
-             if kind != '"NULL"' and _type_family(kind) != _type_family(declared[name])]
+    wrong = [
+        f"{name} is {kind}, declared {declared[name]}"
+        for name, kind in actual.items()
+        if kind != '"NULL"' and _type_family(kind) != _type_family(declared[name])
+    ]
     if wrong:
         raise CosyError(prop.path, "returns " + "; ".join(wrong))
 
@@ -269,8 +327,11 @@ class Evaluation:
     def cube(self) -> pa.Table:
         """The evaluated ``time_cube`` pattern as a ``severity_cube`` table."""
         cube_schema = tables.schema(database.CUBE_TABLE)
-        return self.query(f"SELECT {', '.join(cube_schema.names)} FROM {{{{ ref('time_cube') }}}}"
-                          ).to_arrow_table().cast(cube_schema)
+        return (
+            self.query(f"SELECT {', '.join(cube_schema.names)} FROM {{{{ ref('time_cube') }}}}")
+            .to_arrow_table()
+            .cast(cube_schema)
+        )
 
 
 def _resolve(catalog: dict[str, Property], status: dict[str, str], sql: str, where) -> str:
@@ -286,8 +347,9 @@ def _resolve(catalog: dict[str, Property], status: dict[str, str], sql: str, whe
     return text
 
 
-def resolve_refs(con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experiment_id: int,
-                 query: str) -> tuple[str, dict]:
+def resolve_refs(
+    con: duckdb.DuckDBPyConnection, catalog: dict[str, Property], experiment_id: int, query: str
+) -> tuple[str, dict]:
     """An ad-hoc query with ``{{ ref('name') }}`` resolved for one experiment as in a property
     file (a pattern or property is evaluated with its default parameters first), and the
     parameters to run it with."""
@@ -318,7 +380,8 @@ def _results(evaluation: Evaluation, threshold: float, rank_basis: str | None) -
     if not parts:
         return tables.schema(database.RESULTS_TABLE).empty_table()
     union = "\nUNION ALL BY NAME\n".join(parts)
-    table = evaluation.query(f"""
+    table = evaluation.query(
+        f"""
         WITH r AS ({union})
         SELECT r.property, r.parent, r.kind, r.unit, r.callpath_id, c.path AS callpath,
                coalesce(r.region_id, c.region_id) AS region_id, coalesce(g.name, f.name) AS region,
@@ -333,7 +396,9 @@ def _results(evaluation: Evaluation, threshold: float, rank_basis: str | None) -
         LEFT JOIN {{{{ ref('regions') }}}} f ON f.region_id = r.region_id
         LEFT JOIN {{{{ ref('locations') }}}} l ON l.location_id = r.location_id
         ORDER BY r.property, r.severity DESC NULLS LAST, c.path, region, r.location_id NULLS FIRST
-    """, {"p_threshold": threshold}).to_arrow_table()
+    """,
+        {"p_threshold": threshold},
+    ).to_arrow_table()
     n = table.num_rows
     table = table.append_column("threshold", pa.array([threshold] * n, pa.float64()))
     table = table.append_column("rank_basis", pa.array([rank_basis] * n, pa.string()))
@@ -345,8 +410,9 @@ def _literal(value: str | None) -> str:
     return "NULL::VARCHAR" if value is None else "'" + value.replace("'", "''") + "'"
 
 
-def store(root: Path, experiment_id: int, results: dict[str, pa.Table],
-          replace_properties: list[str] | None = None) -> list[str]:
+def store(
+    root: Path, experiment_id: int, results: dict[str, pa.Table], replace_properties: list[str] | None = None
+) -> list[str]:
     """Replace the experiment's stored result tables (writer ``report`` in ``cosydb.tables``) given,
     each file atomically, and refresh the catalog. With ``replace_properties`` only those
     properties' rows of ``property_results`` are replaced; returns the properties whose

@@ -39,16 +39,25 @@ def write_cubex(db: str | os.PathLike, output: str | os.PathLike, experiment: st
     experiment_id = tree["experiment"]["experiment_id"]
     con = database.connect(root)
     try:
+
         def fetch(sql):
             return con.execute(sql, [experiment_id]).fetchall()
-        regions = fetch("SELECT region_id, name, canonical_name, paradigm, role, source_file, begin_line, end_line "
-                        "FROM regions WHERE experiment_id = ? ORDER BY region_id")
-        callpaths = fetch("SELECT callpath_id, parent_id, region_id FROM callpaths WHERE experiment_id = ? "
-                          "ORDER BY callpath_id")
-        locations = fetch("SELECT location_id, rank, thread, name FROM locations WHERE experiment_id = ? "
-                          "AND location_type = 'CPU_THREAD' ORDER BY rank, thread, location_id")
-        cells = con.execute("SELECT metric, callpath_id, location_id, exclusive FROM severity_cube "
-                            "WHERE experiment_id = ?", [experiment_id]).fetchnumpy()
+
+        regions = fetch(
+            "SELECT region_id, name, canonical_name, paradigm, role, source_file, begin_line, end_line "
+            "FROM regions WHERE experiment_id = ? ORDER BY region_id"
+        )
+        callpaths = fetch(
+            "SELECT callpath_id, parent_id, region_id FROM callpaths WHERE experiment_id = ? ORDER BY callpath_id"
+        )
+        locations = fetch(
+            "SELECT location_id, rank, thread, name FROM locations WHERE experiment_id = ? "
+            "AND location_type = 'CPU_THREAD' ORDER BY rank, thread, location_id"
+        )
+        cells = con.execute(
+            "SELECT metric, callpath_id, location_id, exclusive FROM severity_cube WHERE experiment_id = ?",
+            [experiment_id],
+        ).fetchnumpy()
     finally:
         con.close()
 
@@ -95,18 +104,25 @@ def write_cubex(db: str | os.PathLike, output: str | os.PathLike, experiment: st
 
 
 def _anchor(metrics, metric_index, regions, children, cnode_index, region_index, locations) -> bytes:
-    out = ['<?xml version="1.0" encoding="UTF-8"?>', '<cube version="4.4">',
-           '<attr key="Creator" value="cosydb"/>', '<attr key="CUBE_CT_AGGR" value="SUM"/>', "<metrics>"]
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<cube version="4.4">',
+        '<attr key="Creator" value="cosydb"/>',
+        '<attr key="CUBE_CT_AGGR" value="SUM"/>',
+        "<metrics>",
+    ]
     by_parent: dict = {}
     for m in metrics:
         by_parent.setdefault(m["parent"], []).append(m)
 
     def metric(m):
         dtype = "DOUBLE" if m["unit"] == "s" else "UINT64"
-        out.append(f'<metric id="{metric_index[m["metric"]]}" type="EXCLUSIVE">'
-                   f'<disp_name>{escape(m["metric"])}</disp_name><uniq_name>{escape(m["metric"])}</uniq_name>'
-                   f'<dtype>{dtype}</dtype><uom>{_UOM[m["unit"]]}</uom><url></url>'
-                   f'<descr>{escape(m["metric"])} (cosydb severity cube)</descr>')
+        out.append(
+            f'<metric id="{metric_index[m["metric"]]}" type="EXCLUSIVE">'
+            f"<disp_name>{escape(m['metric'])}</disp_name><uniq_name>{escape(m['metric'])}</uniq_name>"
+            f"<dtype>{dtype}</dtype><uom>{_UOM[m['unit']]}</uom><url></url>"
+            f"<descr>{escape(m['metric'])} (cosydb severity cube)</descr>"
+        )
         for child in by_parent.get(m["metric"], []):
             metric(child)
         out.append("</metric>")
@@ -115,11 +131,13 @@ def _anchor(metrics, metric_index, regions, children, cnode_index, region_index,
         metric(m)
     out += ["</metrics>", "<program>"]
     for region_id, name, canonical, paradigm, role, source_file, begin, end in regions:
-        out.append(f'<region id="{region_index[region_id]}" mod={quoteattr(source_file or "")} '
-                   f'begin="{begin if begin else -1}" end="{end if end else -1}">'
-                   f"<name>{escape(name or '')}</name><mangled_name>{escape(canonical or name or '')}</mangled_name>"
-                   f"<paradigm>{escape((paradigm or '').lower())}</paradigm><role>{escape((role or '').lower())}</role>"
-                   "<url></url><descr></descr></region>")
+        out.append(
+            f'<region id="{region_index[region_id]}" mod={quoteattr(source_file or "")} '
+            f'begin="{begin if begin else -1}" end="{end if end else -1}">'
+            f"<name>{escape(name or '')}</name><mangled_name>{escape(canonical or name or '')}</mangled_name>"
+            f"<paradigm>{escape((paradigm or '').lower())}</paradigm><role>{escape((role or '').lower())}</role>"
+            "<url></url><descr></descr></region>"
+        )
 
     def cnode(parent):
         for callpath_id, region_id in children.get(parent, []):
@@ -128,16 +146,22 @@ def _anchor(metrics, metric_index, regions, children, cnode_index, region_index,
             out.append("</cnode>")
 
     cnode(None)
-    out += ["</program>", "<system>", '<systemtreenode Id="0"><class>machine</class><name>cosydb</name>',
-            '<systemtreenode Id="1"><class>node</class><name>node</name>']
+    out += [
+        "</program>",
+        "<system>",
+        '<systemtreenode Id="0"><class>machine</class><name>cosydb</name>',
+        '<systemtreenode Id="1"><class>node</class><name>node</name>',
+    ]
     groups: dict = {}
     for i, (_, rank, thread, _) in enumerate(locations):
         groups.setdefault(rank, []).append((i, thread))
     for g, (rank, members) in enumerate(sorted(groups.items())):
         out.append(f'<locationgroup Id="{g}"><name>MPI Rank {rank}</name><rank>{rank}</rank><type>process</type>')
         for i, thread in members:
-            out.append(f'<location Id="{i}"><name>rank {rank} thread {thread}</name><rank>{thread}</rank><type>thread</type>'
-                       "</location>")
+            out.append(
+                f'<location Id="{i}"><name>rank {rank} thread {thread}</name><rank>{thread}</rank><type>thread</type>'
+                "</location>"
+            )
         out.append("</locationgroup>")
     out += ["</systemtreenode>", "</systemtreenode>", "</system>", "</cube>"]
     return "\n".join(out).encode()
@@ -156,8 +180,7 @@ def _positions(index: dict, ids: np.ndarray) -> np.ndarray:
 
 def _index(n_cnodes: int) -> bytes:
     """A dense index: every call-tree node has data (format version 0, type 1)."""
-    return (b"CUBEX.INDEX" + struct.pack("<ihbi", 1, 0, 1, n_cnodes)
-            + struct.pack(f"<{n_cnodes}i", *range(n_cnodes)))
+    return b"CUBEX.INDEX" + struct.pack("<ihbi", 1, 0, 1, n_cnodes) + struct.pack(f"<{n_cnodes}i", *range(n_cnodes))
 
 
 def _data(grid: np.ndarray, unit: str) -> bytes:

@@ -22,16 +22,14 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import duckdb
-import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import SCHEMA_VERSION, __version__, database, interrupts, resources, sqlviews, tables
 from .errors import CosyError
-
 
 
 def resolve_source(source: str | os.PathLike):
@@ -63,8 +61,9 @@ def _unique_name(wanted: str, taken: set[str]) -> str:
     return name
 
 
-def _derive(directory: Path, experiment_id: int, memory_limit: str | None = None,
-            threads: int | None = None) -> tuple[list[dict], dict]:
+def _derive(
+    directory: Path, experiment_id: int, memory_limit: str | None = None, threads: int | None = None
+) -> tuple[list[dict], dict]:
     """Materialise the derived tables of ``sql/`` for one staged experiment, then run ``sql/checks``.
     DuckDB's budget: ``memory_limit`` (default ``resources.LOAD_MEMORY_LIMIT``; it spills to
     disk beyond it) and ``threads``.
@@ -77,8 +76,10 @@ def _derive(directory: Path, experiment_id: int, memory_limit: str | None = None
 
     def materialize(obj: sqlviews.SqlObject) -> None:
         target = str(directory / f"{obj.name}.parquet").replace("'", "''")
-        con.execute(f"COPY (SELECT * EXCLUDE (experiment_id) FROM (\n{obj.sql}\n)) "
-                    f"TO '{target}' (FORMAT parquet, COMPRESSION zstd)")
+        con.execute(
+            f"COPY (SELECT * EXCLUDE (experiment_id) FROM (\n{obj.sql}\n)) "
+            f"TO '{target}' (FORMAT parquet, COMPRESSION zstd)"
+        )
         database.create_table_view(con, tables.StoredTable(obj.name, "derive", ""), experiments)
 
     try:
@@ -90,8 +91,7 @@ def _derive(directory: Path, experiment_id: int, memory_limit: str | None = None
         seconds = {"derive": time.perf_counter() - started}
         started = time.perf_counter()
         rows = []
-        for obj in sqlviews.ordered(sqlviews.load_objects("cosydb.sql.checks"),
-                                    database.object_names()):
+        for obj in sqlviews.ordered(sqlviews.load_objects("cosydb.sql.checks"), database.object_names()):
             rows += con.execute(obj.sql).to_arrow_table().to_pylist()
         seconds["checks"] = time.perf_counter() - started
         return rows, seconds
@@ -101,8 +101,10 @@ def _derive(directory: Path, experiment_id: int, memory_limit: str | None = None
 
 def _write_own(directory: Path, name: str, rows: list[dict]) -> None:
     """Write a table that ``cosydb load`` itself writes (writer ``load`` in the registry)."""
-    pq.write_table(tables.conform(name, [{k: row.get(k) for k in tables.schema(name).names} for row in rows]),
-                   tables.REGISTRY[name].path(directory))
+    pq.write_table(
+        tables.conform(name, [{k: row.get(k) for k in tables.schema(name).names} for row in rows]),
+        tables.REGISTRY[name].path(directory),
+    )
 
 
 def _say_waiting(root: Path, pid: int | None) -> None:
@@ -110,9 +112,15 @@ def _say_waiting(root: Path, pid: int | None) -> None:
     print(f"cosydb: waiting for another load into {root}{holder}", file=sys.stderr, flush=True)
 
 
-def load(source: str | os.PathLike, db: str | os.PathLike | None = None, name: str | None = None,
-         workers: int | None = None, on_wait: Callable[[int | None], None] | None = None,
-         memory_limit: str | None = None, threads: int | None = None) -> dict:
+def load(
+    source: str | os.PathLike,
+    db: str | os.PathLike | None = None,
+    name: str | None = None,
+    workers: int | None = None,
+    on_wait: Callable[[int | None], None] | None = None,
+    memory_limit: str | None = None,
+    threads: int | None = None,
+) -> dict:
     """Load the trace or profile at ``source`` into the database ``db``.
 
     Returns the new experiment's row plus ``db``, ``warnings`` and
@@ -128,8 +136,10 @@ def load(source: str | os.PathLike, db: str | os.PathLike | None = None, name: s
     if root.exists() and not (database.is_database(root) or database.is_leftover(root)):
         raise CosyError(root, "exists and is not a cosydb database")
     if on_wait is None:
+
         def on_wait(pid):
             _say_waiting(root, pid)
+
     with interrupts.handled():
         try:
             with database.locked(root, database.LOAD_LOCK, create=True, on_wait=on_wait):
@@ -138,17 +148,22 @@ def load(source: str | os.PathLike, db: str | os.PathLike | None = None, name: s
             signum = interrupts.received()
             if signum is None:
                 raise
-            raise interrupts.Interrupted(signum, f"interrupted ({interrupts.name(signum)}); "
-                                                 "nothing was written") from None
+            raise interrupts.Interrupted(
+                signum, f"interrupted ({interrupts.name(signum)}); nothing was written"
+            ) from None
         signum = interrupts.received()
         if signum is not None:  # it came while the commit was under way, which completed
-            raise interrupts.Interrupted(signum, f"interrupted ({interrupts.name(signum)}) after experiment "
-                                                 f"{meta['experiment_id']} '{meta['name']}' was committed to {root}")
+            raise interrupts.Interrupted(
+                signum,
+                f"interrupted ({interrupts.name(signum)}) after experiment "
+                f"{meta['experiment_id']} '{meta['name']}' was committed to {root}",
+            )
     return meta
 
 
-def _load_locked(loader, anchor: Path, root: Path, name: str | None, workers: int | None,
-                 duckdb_resources: tuple = (None, None)) -> dict:
+def _load_locked(
+    loader, anchor: Path, root: Path, name: str | None, workers: int | None, duckdb_resources: tuple = (None, None)
+) -> dict:
     """The load itself, with the load lock of ``root`` held."""
     if not (database.is_database(root) or database.is_leftover(root)):  # replaced while this waited
         raise CosyError(root, "exists and is not a cosydb database")
@@ -172,10 +187,14 @@ def _load_locked(loader, anchor: Path, root: Path, name: str | None, workers: in
         result = loader.read(anchor, sink, workers)
         sink.finish()
         meta = dict(
-            experiment_id=experiment_id, name=name,
+            experiment_id=experiment_id,
+            name=name,
             load_time=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-            tool_version=__version__, schema_version=SCHEMA_VERSION, is_profile=not loader.IS_TRACE,
-            format=loader.FORMAT, **result.experiment_columns(),
+            tool_version=__version__,
+            schema_version=SCHEMA_VERSION,
+            is_profile=not loader.IS_TRACE,
+            format=loader.FORMAT,
+            **result.experiment_columns(),
         )
         _write_own(staging, "experiments", [meta])
         checks, seconds = _derive(staging, experiment_id, *duckdb_resources)  # DuckDB stops its query on a signal

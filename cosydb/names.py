@@ -13,7 +13,7 @@ import cxxfilt
 ELLIPSIS = "…"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def demangle(name: str) -> str:
     """The demangled form of an Itanium C++ name (``_Z...``); any other name unchanged."""
     if not name.startswith("_Z"):
@@ -46,7 +46,7 @@ def _without_groups(text: str, opening: str, closing: str, last_only: bool = Fal
     return "".join(out)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def short(name: str) -> str:
     """A C++ function's qualified name without return type, template arguments and parameters
     (``void miniFE::cg_solve<...>(...)`` -> ``miniFE::cg_solve``); other names unchanged."""
@@ -85,5 +85,5 @@ def fit(callpath: str, width: int) -> str:
         tail.insert(0, part)
     text = "/".join([head, ELLIPSIS, *tail])
     if len(text) > width:  # even root/…/leaf is too long: keep the leaf's end
-        text = ELLIPSIS + text[len(text) - width + 1:]
+        text = ELLIPSIS + text[len(text) - width + 1 :]
     return text

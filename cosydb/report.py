@@ -7,12 +7,13 @@ import json
 import os
 from pathlib import Path
 
-from . import catalog as catalog_mod
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from . import catalog as catalog_mod
 from . import database, engine, info, names, resources, tables
 from .errors import CosyError
+
 
 def choose_experiment(con, root: Path, wanted: str | None) -> dict:
     """The experiment named or numbered ``wanted``; by default the latest trace (a profile or
@@ -40,9 +41,12 @@ def _check_selection(catalog: dict, properties: list[str] | None, params: dict) 
         if name not in catalog:
             raise _unknown("--property", name, catalog)
         if catalog[name].kind == "pattern":
-            raise CosyError("--property", f"{name} is a pattern (the matches its properties aggregate), not a "
-                                          f"ranked property; query its rows with: cosydb sql DB "
-                                          f"\"SELECT * FROM {{{{ ref('{name}') }}}}\"")
+            raise CosyError(
+                "--property",
+                f"{name} is a pattern (the matches its properties aggregate), not a "
+                f"ranked property; query its rows with: cosydb sql DB "
+                f"\"SELECT * FROM {{{{ ref('{name}') }}}}\"",
+            )
     declared = {p for prop in catalog.values() for p in prop.params}
     for name in params:
         if name not in declared:
@@ -53,8 +57,12 @@ def _region(con, exp: dict, name: str | None, option: str) -> str | None:
     """The region name as stored for ``name`` given mangled, demangled or as its short form."""
     if name is None:
         return None
-    stored = [n for n, in con.execute("SELECT DISTINCT name FROM regions WHERE experiment_id = ?",
-                                      [exp["experiment_id"]]).fetchall()]
+    stored = [
+        n
+        for (n,) in con.execute(
+            "SELECT DISTINCT name FROM regions WHERE experiment_id = ?", [exp["experiment_id"]]
+        ).fetchall()
+    ]
     if name in stored:
         return name
     for mode in ("full", "short"):
@@ -62,15 +70,27 @@ def _region(con, exp: dict, name: str | None, option: str) -> str | None:
         if len(hits) == 1:
             return hits[0]
         if hits:
-            raise CosyError(option, f"'{name}' names {len(hits)} regions of experiment '{exp['name']}': "
-                                    + ", ".join(names.demangle(n) for n in hits[:4]))
+            raise CosyError(
+                option,
+                f"'{name}' names {len(hits)} regions of experiment '{exp['name']}': "
+                + ", ".join(names.demangle(n) for n in hits[:4]),
+            )
     raise _unknown(option, name, stored + [names.short(n) for n in stored])
 
 
-def run(db: str | os.PathLike, experiment: str | None = None, threshold: float = 0.001,
-        rank_basis: str | None = None, region: str | None = None, properties: list[str] | None = None,
-        properties_dirs: list[Path] | tuple = (), params: dict | None = None, baseline: str | None = None,
-        memory_limit: str | None = None, threads: int | None = None) -> dict:
+def run(
+    db: str | os.PathLike,
+    experiment: str | None = None,
+    threshold: float = 0.001,
+    rank_basis: str | None = None,
+    region: str | None = None,
+    properties: list[str] | None = None,
+    properties_dirs: list[Path] | tuple = (),
+    params: dict | None = None,
+    baseline: str | None = None,
+    memory_limit: str | None = None,
+    threads: int | None = None,
+) -> dict:
     """Evaluate, store ``property_results`` (and ``property_catalog``, ``severity_cube``) and
     return the report as a dict: ``problems`` (the view ``problems``), ``results`` (the view
     ``report_rows``: the rows listed), ``not_evaluable`` (reason -> properties) and
@@ -94,35 +114,60 @@ def run(db: str | os.PathLike, experiment: str | None = None, threshold: float =
         if region is not None:
             values["p_region"] = region
         selected = list(properties) if properties else None
-        evaluation = engine.evaluate(con, catalog, exp["experiment_id"], values,
-                                     sorted(set(selected) | {"rank_basis"}) if selected else None,
-                                     base["experiment_id"] if base else None)
+        evaluation = engine.evaluate(
+            con,
+            catalog,
+            exp["experiment_id"],
+            values,
+            sorted(set(selected) | {"rank_basis"}) if selected else None,
+            base["experiment_id"] if base else None,
+        )
         results = evaluation.results(threshold, rank_basis)
         stored = {database.RESULTS_TABLE: results, database.CATALOG_TABLE: catalog_table(catalog)}
         if evaluation.evaluated("time_cube"):
             stored[database.CUBE_TABLE] = evaluation.cube()
         shown = results.filter(pc.is_in(results.column("property"), pa.array(selected))) if selected else results
         decided = decide(con, exp["experiment_id"], shown, stored[database.CATALOG_TABLE])
-        others = con.execute("SELECT name, is_profile FROM experiments WHERE experiment_id <> ? ORDER BY experiment_id",
-                             [exp["experiment_id"]]).fetchall()
+        others = con.execute(
+            "SELECT name, is_profile FROM experiments WHERE experiment_id <> ? ORDER BY experiment_id",
+            [exp["experiment_id"]],
+        ).fetchall()
         warnings = info.warnings(con, exp["experiment_id"])
     finally:
         con.close()
     kept, not_stored = [], None
     try:
-        kept = engine.store(root, exp["experiment_id"], stored,
-                            replace_properties=[n for n in evaluation.status if catalog[n].kind == "property"]
-                            if selected else None)
+        kept = engine.store(
+            root,
+            exp["experiment_id"],
+            stored,
+            replace_properties=[n for n in evaluation.status if catalog[n].kind == "property"] if selected else None,
+        )
     except OSError as error:  # e.g. a read-only database: the analysis is still shown
         not_stored = f"{error.filename or root}: {error.strerror or error}"
     problems = decided["problems"]
     return dict(
-        experiment={k: exp[k] for k in ("experiment_id", "name", "source_path", "format", "number_of_events",
-                                        "number_of_locations", "is_profile")}
-        | dict(threshold=threshold, rank_basis=rank_basis, region=region,
-               baseline=base["name"] if base else None,
-               other_experiments=[dict(name=n, is_profile=p) for n, p in others],
-               kept_results_of=kept, not_stored=not_stored),
+        experiment={
+            k: exp[k]
+            for k in (
+                "experiment_id",
+                "name",
+                "source_path",
+                "format",
+                "number_of_events",
+                "number_of_locations",
+                "is_profile",
+            )
+        }
+        | dict(
+            threshold=threshold,
+            rank_basis=rank_basis,
+            region=region,
+            baseline=base["name"] if base else None,
+            other_experiments=[dict(name=n, is_profile=p) for n, p in others],
+            kept_results_of=kept,
+            not_stored=not_stored,
+        ),
         bottleneck=f"{problems[0]['property']} at {problems[0]['place']}" if problems else None,
         problems=problems,
         results=decided["rows"],
@@ -133,9 +178,20 @@ def run(db: str | os.PathLike, experiment: str | None = None, threshold: float =
 
 def catalog_table(catalog: dict) -> pa.Table:
     """The catalog as a ``property_catalog`` table, in tree order."""
-    rows = [dict(name=p.name, kind=p.kind, parent=p.parent, unit=p.unit, wait_state=p.wait_state, info=p.info,
-                 position=i, depth=depth, ancestors=catalog_mod.ancestors(catalog, p.name))
-            for i, (p, depth) in enumerate(catalog_mod.tree_order(catalog))]
+    rows = [
+        dict(
+            name=p.name,
+            kind=p.kind,
+            parent=p.parent,
+            unit=p.unit,
+            wait_state=p.wait_state,
+            info=p.info,
+            position=i,
+            depth=depth,
+            ancestors=catalog_mod.ancestors(catalog, p.name),
+        )
+        for i, (p, depth) in enumerate(catalog_mod.tree_order(catalog))
+    ]
     return tables.conform(database.CATALOG_TABLE, rows)
 
 
@@ -183,7 +239,8 @@ def cube(db: str | os.PathLike, experiment: str | None = None) -> dict:
         if not evaluation.evaluated("time_cube"):
             raise CosyError(root, f"experiment '{exp['name']}': severity cube {evaluation.status['time_cube']}")
         table = evaluation.cube()
-        metrics = evaluation.query("""
+        metrics = (
+            evaluation.query("""
             WITH per_callpath AS (
                 SELECT metric, callpath_id, sum(inclusive) AS inclusive, sum(exclusive) AS exclusive
                 FROM {{ ref('time_cube') }} GROUP BY ALL
@@ -197,25 +254,36 @@ def cube(db: str | os.PathLike, experiment: str | None = None) -> dict:
             FROM {{ ref('metric_tree') }} m
             LEFT JOIN totals t USING (metric)
             LEFT JOIN {{ ref('callpaths') }} c ON c.callpath_id = t.top_callpath_id
-            ORDER BY m.position""").to_arrow_table().to_pylist()
+            ORDER BY m.position""")
+            .to_arrow_table()
+            .to_pylist()
+        )
     finally:
         con.close()
     engine.store(root, exp["experiment_id"], {database.CUBE_TABLE: table})
     return dict(experiment={k: exp[k] for k in ("experiment_id", "name")}, metrics=metrics)
 
 
-def diff(db: str | os.PathLike, a: str, b: str, properties: list[str] | None = None,
-         properties_dirs: list[Path] | tuple = (), params: dict | None = None) -> dict:
+def diff(
+    db: str | os.PathLike,
+    a: str,
+    b: str,
+    properties: list[str] | None = None,
+    properties_dirs: list[Path] | tuple = (),
+    params: dict | None = None,
+) -> dict:
     """Evaluate the catalog on experiments ``a`` and ``b`` (storing both results) and compare
     them per property and call path (all-process rows whose condition holds in either; rows
     of several conditions, e.g. variables, match by condition_id): value in a and b,
     change = b - a and relative change = change / a (NULL when a is 0)."""
-    runs = [run(db, name, 0.0, properties=properties, properties_dirs=properties_dirs, params=params)
-            for name in (a, b)]
+    runs = [
+        run(db, name, 0.0, properties=properties, properties_dirs=properties_dirs, params=params) for name in (a, b)
+    ]
     ids = [r["experiment"]["experiment_id"] for r in runs]
     con = database.connect(db)
     try:
-        rows = con.execute("""
+        rows = con.execute(
+            """
             WITH r AS (SELECT *, coalesce(callpath, region || ' (all calls)') AS place,
                               count(*) OVER (PARTITION BY experiment_id, property, callpath, region) AS n
                        FROM property_results WHERE status = 'evaluated' AND location_id IS NULL),
@@ -234,7 +302,9 @@ def diff(db: str | os.PathLike, a: str, b: str, properties: list[str] | None = N
                 -- rows of one condition (e.g. a variable) match by it; a property's only row on both sides matches
                 AND (x.condition_id IS NOT DISTINCT FROM y.condition_id OR (x.n = 1 AND y.n = 1))
             WHERE coalesce(x.condition, false) OR coalesce(y.condition, false)
-            ORDER BY abs(change) DESC, property, callpath""", {"a": ids[0], "b": ids[1]}).to_arrow_table()
+            ORDER BY abs(change) DESC, property, callpath""",
+            {"a": ids[0], "b": ids[1]},
+        ).to_arrow_table()
     finally:
         con.close()
     return dict(a=runs[0]["experiment"]["name"], b=runs[1]["experiment"]["name"], rows=rows.to_pylist())

@@ -6,6 +6,7 @@ import re
 
 from . import info, names
 
+
 def value_text(value: float | None, unit: str) -> str:
     """A value with its unit, times in s, ms or µs ('1.5 s', '63.3 ms', '300 bytes'); '' for none."""
     if value is None:
@@ -42,18 +43,21 @@ def _info(text: str) -> str:
 def header(result: dict) -> list[str]:
     exp = result["experiment"]
     basis = names.short(exp["rank_basis"]) if exp["rank_basis"] else "whole run"
-    lines = [f"experiment {exp['experiment_id']}: {exp['name']}   rank basis: {basis}   "
-             f"threshold: {exp['threshold']:.3g} ({exp['threshold']:.1%} of the rank basis)"
-             + (f"   focus region: {exp['region']}" if exp["region"] else "")
-             + (f"   baseline: {exp['baseline']}" if exp["baseline"] else "")]
+    lines = [
+        f"experiment {exp['experiment_id']}: {exp['name']}   rank basis: {basis}   "
+        f"threshold: {exp['threshold']:.3g} ({exp['threshold']:.1%} of the rank basis)"
+        + (f"   focus region: {exp['region']}" if exp["region"] else "")
+        + (f"   baseline: {exp['baseline']}" if exp["baseline"] else "")
+    ]
     if exp["other_experiments"]:
         others = ", ".join(o["name"] + (" (profile)" if o["is_profile"] else "") for o in exp["other_experiments"])
         lines.append(f"  also in this database: {others} (choose with --experiment)")
     return lines
 
 
-def problems(result: dict, width: int, mode: str = "short", wide: bool = False, top: int = 10,
-             show_all: bool = False) -> list[str]:
+def problems(
+    result: dict, width: int, mode: str = "short", wide: bool = False, top: int = 10, show_all: bool = False
+) -> list[str]:
     """The ranked problems, each with what it is, what it contains and what else holds there;
     then the bottleneck, what could not be evaluated, the load warnings and the notation.
     No line is longer than ``width`` unless ``wide``."""
@@ -74,13 +78,24 @@ def problems(result: dict, width: int, mode: str = "short", wide: bool = False, 
         for i, (e, ranks_) in enumerate(zip(shown, ranks), 1):
             where = names.path(e["place"], mode)
             where = where if wide else names.fit(where, where_w)
-            lines.append(fit(f"  {i:>2}  {e['property']:<{name_w}}  {value_text(e['value'], e['unit']):>9}  "
-                             f"{e['severity']:>8.1%}  {ranks_:<{ranks_w}}  " + where, width))
+            lines.append(
+                fit(
+                    f"  {i:>2}  {e['property']:<{name_w}}  {value_text(e['value'], e['unit']):>9}  "
+                    f"{e['severity']:>8.1%}  {ranks_:<{ranks_w}}  " + where,
+                    width,
+                )
+            )
             pad = " " * 6
             lines.append(fit(pad + _info(e["info"]), width))
             if e["parts"]:
-                lines.append(fit(pad + "of which " + ", ".join(
-                    f"{p['property']} {value_text(p['value'], e['unit'])}" for p in e["parts"]), width))
+                lines.append(
+                    fit(
+                        pad
+                        + "of which "
+                        + ", ".join(f"{p['property']} {value_text(p['value'], e['unit'])}" for p in e["parts"]),
+                        width,
+                    )
+                )
             extra = []
             if len(e["places"]) > 1:
                 extra.append(f"+{len(e['places']) - 1} more call paths (--tree)")
@@ -91,12 +106,22 @@ def problems(result: dict, width: int, mode: str = "short", wide: bool = False, 
         if len(entries) > top:
             lines.append(f"  ({len(entries) - top} more problems: --top {len(entries)})")
         b = entries[0]
-        lines.append(fit(f"bottleneck: {b['property']}, {value_text(b['value'], b['unit'])} ({b['severity']:.1%}) at "
-                         f"{names.path(b['place'], mode)}"
-                         + (f", ranks {locations_text(b['locations'])}" if b["locations"] else ""), width))
+        lines.append(
+            fit(
+                f"bottleneck: {b['property']}, {value_text(b['value'], b['unit'])} ({b['severity']:.1%}) at "
+                f"{names.path(b['place'], mode)}"
+                + (f", ranks {locations_text(b['locations'])}" if b["locations"] else ""),
+                width,
+            )
+        )
     lines += _not_evaluable(result, width, show_all) + _warnings(result, width)
-    lines.append(fit("value: summed over the problem's call paths; severity: for times, value / time of all "
-                     "processes in the rank basis; ranks: most affected first (r:t = thread t of rank r)", width))
+    lines.append(
+        fit(
+            "value: summed over the problem's call paths; severity: for times, value / time of all "
+            "processes in the rank basis; ranks: most affected first (r:t = thread t of rank r)",
+            width,
+        )
+    )
     return lines
 
 
@@ -107,7 +132,8 @@ def _not_evaluable(result: dict, width: int, show_all: bool) -> list[str]:
     count = sum(len(v) for v in missing.values())
     if show_all:
         return [f"{count} properties not evaluable:"] + [
-            f"  {name}: {reason}" for reason, props in missing.items() for name in props]
+            f"  {name}: {reason}" for reason, props in missing.items() for name in props
+        ]
     reasons = ", ".join(re.sub(r"\s*\(.*?\)|^(no|needs) ", "", reason) for reason in missing)
     return [_cut_before(f"{count} properties need data this experiment lacks: {reasons}", " - --all lists them", width)]
 
@@ -131,8 +157,19 @@ def tree(result: dict, mode: str = "short", per_location: bool = False, show_all
         name = "" if r["property"] == previous else "  " * r["depth"] + r["property"]
         previous = r["property"]
         who = r["ranks"] if r["location_id"] is None else [dict(rank=r["rank"], thread=r["thread"], value=r["value"])]
-        table.append((name, names.path(r["place"], mode), locations_text(who, 99), f"{r['severity']:.4f}",
-                      value_text(r["value"], r["unit"]), f"{r['confidence']:g}"))
+        table.append(
+            (
+                name,
+                names.path(r["place"], mode),
+                locations_text(who, 99),
+                f"{r['severity']:.4f}",
+                value_text(r["value"], r["unit"]),
+                f"{r['confidence']:g}",
+            )
+        )
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-    return (header(result) + ["  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in table]
-            + _not_evaluable(result, 10**6, show_all))
+    return (
+        header(result)
+        + ["  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in table]
+        + _not_evaluable(result, 10**6, show_all)
+    )

@@ -43,8 +43,12 @@ def threads(given: int | None = None) -> int:
     return int(value)
 
 
-def apply(con: duckdb.DuckDBPyConnection, memory: str | None = None, n_threads: int | None = None,
-          default_memory: str | None = None) -> None:
+def apply(
+    con: duckdb.DuckDBPyConnection,
+    memory: str | None = None,
+    n_threads: int | None = None,
+    default_memory: str | None = None,
+) -> None:
     """Set the memory limit (if any) and the thread count of ``con``."""
     limit = memory_limit(memory, default_memory)
     if limit is not None:
@@ -55,8 +59,12 @@ def apply(con: duckdb.DuckDBPyConnection, memory: str | None = None, n_threads: 
 def describe() -> dict:
     """The settings in force and where each comes from."""
     from_env = bool(os.environ.get("COSYDB_MEMORY_LIMIT"))
-    return dict(load_memory_limit=memory_limit(None, LOAD_MEMORY_LIMIT),
-                report_memory_limit=memory_limit() or "DuckDB's default (80 % of the memory)",
-                memory_limit_from="COSYDB_MEMORY_LIMIT" if from_env else "default",
-                threads=threads(), threads_from="COSYDB_THREADS" if os.environ.get("COSYDB_THREADS")
-                else "cores available", duckdb=duckdb.__version__, cores=os.cpu_count())
+    return dict(
+        load_memory_limit=memory_limit(None, LOAD_MEMORY_LIMIT),
+        report_memory_limit=memory_limit() or "DuckDB's default (80 % of the memory)",
+        memory_limit_from="COSYDB_MEMORY_LIMIT" if from_env else "default",
+        threads=threads(),
+        threads_from="COSYDB_THREADS" if os.environ.get("COSYDB_THREADS") else "cores available",
+        duckdb=duckdb.__version__,
+        cores=os.cpu_count(),
+    )

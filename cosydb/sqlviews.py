@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Callable
 
 import duckdb
 import jinja2
@@ -136,8 +136,12 @@ def create(con: duckdb.DuckDBPyConnection, obj: SqlObject) -> None:
         con.execute(f"CREATE OR REPLACE VIEW {obj.name} AS\n{obj.sql}")
 
 
-def create_all(con: duckdb.DuckDBPyConnection, base_tables: set[str], package: str = "cosydb.sql",
-               materialize: Callable[[SqlObject], None] | None = None) -> list[str]:
+def create_all(
+    con: duckdb.DuckDBPyConnection,
+    base_tables: set[str],
+    package: str = "cosydb.sql",
+    materialize: Callable[[SqlObject], None] | None = None,
+) -> list[str]:
     """Create every object of ``package`` on ``con``; returns their names in creation order.
 
     Objects materialised as tables are passed to ``materialize`` when given

@@ -33,8 +33,15 @@ def doc_of(field: pa.Field) -> str:
     return (field.metadata or {}).get(b"doc", b"").decode()
 
 
-_DUCK_TYPES = {"int16": "SMALLINT", "int32": "INTEGER", "int64": "BIGINT", "uint64": "UBIGINT",
-               "double": "DOUBLE", "string": "VARCHAR", "bool": "BOOLEAN"}
+_DUCK_TYPES = {
+    "int16": "SMALLINT",
+    "int32": "INTEGER",
+    "int64": "BIGINT",
+    "uint64": "UBIGINT",
+    "double": "DOUBLE",
+    "string": "VARCHAR",
+    "bool": "BOOLEAN",
+}
 
 
 def duckdb_type(field: pa.Field) -> str:
@@ -74,12 +81,34 @@ _I32, _I64, _U64, _F64, _STR, _BOOL = pa.int32(), pa.int64(), pa.uint64(), pa.fl
 _ENUM = pa.dictionary(pa.int16(), pa.string())
 
 #: SmSums numbers (seconds unless named nr_*); duration and region_ctrl are the master thread's.
-SM_FIELDS = ("duration", "non_parallelized_code", "nr_remote_accesses", "scheduling", "additional_calc",
-             "cross_thread_dep_ctrl", "cross_thread_dep_wait", "region_wait", "region_ctrl", "nr_cache_misses")
+SM_FIELDS = (
+    "duration",
+    "non_parallelized_code",
+    "nr_remote_accesses",
+    "scheduling",
+    "additional_calc",
+    "cross_thread_dep_ctrl",
+    "cross_thread_dep_wait",
+    "region_wait",
+    "region_ctrl",
+    "nr_cache_misses",
+)
 #: HPFSummary numbers (seconds unless named nr_*), means over the processes executing the region.
-HPF_FIELDS = ("nr_executions", "duration", "comm_time", "dep_comm_time", "align_comm_time", "sync_time",
-              "idle_time", "io_time", "compiler_ovh_time", "inspector_time", "impl_redistr_time",
-              "expl_redistr_time", "nr_cache_misses")
+HPF_FIELDS = (
+    "nr_executions",
+    "duration",
+    "comm_time",
+    "dep_comm_time",
+    "align_comm_time",
+    "sync_time",
+    "idle_time",
+    "io_time",
+    "compiler_ovh_time",
+    "inspector_time",
+    "impl_redistr_time",
+    "expl_redistr_time",
+    "nr_cache_misses",
+)
 
 EVENT_PAYLOAD = [
     column("region_id", _I32, "Enter/Leave: the region (regions.region_id)"),
@@ -109,184 +138,456 @@ EVENT_PAYLOAD = [
 ]
 
 _TABLES = [
-    StoredTable("experiments", "load", "One row per experiment (a trace, profile or summary input).", pa.schema([
-        column("experiment_id", _I64, "the experiment (1, 2, ... in load order)"),
-        column("name", _STR, "unique within the database; the run directory's name by default"),
-        column("load_time", _STR, "when it was loaded (UTC, ISO 8601)"),
-        column("tool_version", _STR, "the cosydb that loaded it"),
-        column("schema_version", _I64, "the layout version of its files"),
-        column("is_profile", _BOOL, "true for a source without events (profile, summary input)"),
-        column("timer_resolution", _I64, "ticks per second of the event times (NULL without events)"),
-        column("global_offset", _I64, "the tick of time 0 (seconds columns count from it)"),
-        column("trace_length", _I64, "ticks from the first to the last event, as the trace states it"),
-        column("creator", _STR, "the tool that wrote the source (e.g. Score-P 8.4)"),
-        column("source_path", _STR, "the file read"),
-        column("format", _STR, "the loader: otf2, cube4, summary"),
-        column("number_of_events", _I64, "events read (0 for a profile)"),
-        column("number_of_locations", _I64, "locations (threads) of the run"),
-        column("first_time", _I64, "the earliest event's tick"),
-        column("last_time", _I64, "the latest event's tick"),
-    ]), file="experiment", keyed=True),
-    StoredTable("events", "loader", "Every event record, one row per (location, seq), sorted by location then "
-                "seq; payload columns are filled by type (NULL otherwise).", pa.schema([
-                    column("location_id", _I64, "the location (thread) that recorded it"),
-                    column("seq", _I64, "1-based position on its location"),
-                    column("time", _U64, "timer ticks (experiments.timer_resolution per second), clock offsets "
-                           "applied"),
-                    column("type", _ENUM, "ENTER, LEAVE, MPI_SEND, MPI_ISEND_COMPLETE, ..., UNKNOWN"),
-                    *EVENT_PAYLOAD]), per_reader=True),
-    StoredTable("metric_values", "loader", "The values of METRIC events (hardware counters), one row per member.",
-                pa.schema([
-                    column("location_id", _I64, "the location"),
-                    column("seq", _I64, "the METRIC event's seq"),
-                    column("time", _U64, "ticks"),
-                    column("metric_id", _I32, "metrics.metric_id (the metric class or instance)"),
-                    column("member_index", _I32, "the member of the metric class"),
-                    column("value", _F64, "the value in the metric's unit"),
-                ]), per_reader=True),
-    StoredTable("locations", "loader", "The locations (threads) of the run.", pa.schema([
-        column("location_id", _I64, "OTF2's id; Score-P: thread << 32 | rank"),
-        column("name", _STR),
-        column("location_type", _STR, "CPU_THREAD, GPU, METRIC"),
-        column("location_group_id", _I32, "its process"),
-        column("rank", _I32, "the MPI rank (or process number)"),
-        column("thread", _I32, "the thread number within the process"),
-        column("number_of_events", _I64),
-    ])),
-    StoredTable("location_groups", "loader", "The processes of the run.", pa.schema([
-        column("location_group_id", _I32), column("name", _STR), column("group_type", _STR),
-        column("system_tree_node_id", _I32, "the node it ran on"), column("rank", _I32),
-    ])),
-    StoredTable("system_tree", "loader", "The machine: nodes, from the system down.", pa.schema([
-        column("system_tree_node_id", _I32), column("name", _STR), column("class_name", _STR, "machine, node, ..."),
-        column("parent_id", _I32),
-    ])),
-    StoredTable("regions", "loader", "Code regions (functions, MPI calls, OpenMP constructs).", pa.schema([
-        column("region_id", _I32), column("name", _STR, "as recorded (C++ names mangled)"),
-        column("canonical_name", _STR), column("description", _STR),
-        column("role", _STR, "OTF2 region role: FUNCTION, POINT2POINT, BARRIER, COLL_ALL2ALL, ..."),
-        column("paradigm", _STR, "MPI, OPENMP, USER, COMPILER, MEASUREMENT_SYSTEM, ..."),
-        column("flags", _STR), column("source_file", _STR), column("begin_line", _I32), column("end_line", _I32),
-    ])),
-    StoredTable("groups", "loader", "OTF2 groups (of locations or communicator ranks).", pa.schema([
-        column("group_id", _I32), column("name", _STR), column("group_type", _STR), column("paradigm", _STR),
-        column("size", _I32),
-    ])),
-    StoredTable("group_members", "loader", "The members of each group, in order.", pa.schema([
-        column("group_id", _I32), column("position", _I32), column("member_id", _I64),
-    ])),
-    StoredTable("communicators", "loader", "MPI communicators and thread teams.", pa.schema([
-        column("comm_id", _I32), column("name", _STR), column("group_id", _I32), column("parent_id", _I32),
-        column("paradigm", _STR), column("size", _I32), column("is_self", _BOOL, "MPI_COMM_SELF-like"),
-    ])),
-    StoredTable("communicator_members", "loader", "Communicator rank -> location.", pa.schema([
-        column("comm_id", _I32), column("comm_rank", _I32), column("location_id", _I64),
-    ])),
-    StoredTable("metrics", "loader", "Hardware counters and other metrics (one row per member).", pa.schema([
-        column("metric_id", _I32), column("metric_kind", _STR, "class, instance or profile"),
-        column("member_index", _I32), column("member_id", _I32), column("name", _STR, "e.g. PAPI_L2_TCM"),
-        column("description", _STR), column("metric_type", _STR), column("metric_mode", _STR,
-                                                                           "e.g. ACCUMULATED_START"),
-        column("value_type", _STR), column("base", _STR), column("exponent", _I64), column("unit", _STR),
-        column("occurrence", _STR),
-    ])),
-    StoredTable("parameters", "loader", "Score-P parameters (of parameter events).", pa.schema([
-        column("parameter_id", _I32), column("name", _STR), column("parameter_type", _STR),
-    ])),
-    StoredTable("strings", "loader", "The trace's strings that events reference.", pa.schema([
-        column("string_id", _I32), column("text", _STR),
-    ])),
-    StoredTable("record_counts", "loader", "Records read per location and type.", pa.schema([
-        column("location_id", _I64), column("type", _STR, "event type"), column("count", _I64),
-        column("has_payload", _BOOL, "false: stored with type, time and location only (RMA, I/O, ...)"),
-    ])),
-    StoredTable("load_warnings", "load", "What the load found doubtful in the source (timestamps, "
-                "unmatched messages, unbalanced regions, unknown records, ...).", pa.schema([
-                    column("check", _STR, "the check: timestamps_nondecreasing, unmatched_messages, ..."),
-                    column("location_id", _I64, "the location, NULL for the whole run"),
-                    column("count", _I64, "how often"), column("detail", _STR, "what, with the first instance"),
-                ])),
-    StoredTable("cnodes", "loader", "A profile's call tree (empty for a trace).", pa.schema([
-        column("cnode_id", _I64), column("parent_id", _I64), column("region_id", _I32),
-    ])),
-    StoredTable("profile_metrics", "loader", "A profile's metric tree.", pa.schema([
-        column("metric_id", _I32), column("name", _STR, "Cube's unique name: time, visits, PAPI_TOT_CYC, ..."),
-        column("display_name", _STR), column("parent_id", _I32), column("unit", _STR, "Cube's: sec, occ, bytes"),
-        column("data_type", _STR), column("metric_type", _STR, "INCLUSIVE or EXCLUSIVE (how Cube stores it)"),
-        column("description", _STR), column("loaded", _BOOL, "false for a non-numeric type"),
-    ])),
-    StoredTable("profile_values", "loader", "A profile's values, cells that are not zero.", pa.schema([
-        column("metric_id", _I32), column("cnode_id", _I64), column("location_id", _I64),
-        column("inclusive", _F64, "with the callees, in the metric's unit"),
-        column("exclusive", _F64, "without them (NULL for min/max metrics)"),
-    ])),
-    StoredTable("summary_regions", "loader", "ASL summary input: the regions (docs/summary-input.md).", pa.schema([
-        column("cnode_id", _I64), column("kind", _STR, "the ASL class"), column("ltype", _STR, "loop type"),
-        column("no_wait_exit", _BOOL),
-    ])),
-    StoredTable("sm_sums", "loader", "ASL summary input: OpenMP region summaries (SmSums fields).", pa.schema(
-        [column("cnode_id", _I64), column("location_id", _I64, "NULL for the means"), column("instance_no", _I64),
-         column("nr_executions", _I64), column("nr_threads", _I64)]
-        + [column(f, _F64, "a count" if f.startswith("nr_") else "seconds") for f in SM_FIELDS])),
-    StoredTable("variable_accesses", "loader", "ASL summary input: remote accesses per variable and page.",
-                pa.schema([
-                    column("cnode_id", _I64), column("location_id", _I64), column("var_name", _STR),
-                    column("page_no", _I64, "NULL for the whole variable"), column("nr_remote_accesses", _F64),
-                    column("size_bytes", _F64),
-                ])),
-    StoredTable("hpf_sums", "loader", "ASL summary input: HPF region summaries (HPFSummary fields, seconds).",
-                pa.schema([column("cnode_id", _I64), column("location_id", _I64, "NULL for the means")]
-                          + [column(f, _F64, "a count" if f.startswith("nr_") else "seconds")
-                             for f in HPF_FIELDS])),
-    StoredTable("hpf_decls", "loader", "ASL summary input: HPF array declarations.", pa.schema([
-        column("cnode_id", _I64), column("name", _STR), column("alloc", _STR), column("format", _STR),
-    ])),
-    StoredTable("system_constants", "loader", "ASL summary input: machine constants.", pa.schema([
-        column("name", _STR), column("value", _F64),
-    ])),
-    StoredTable("property_results", "report", "One row per (property, call path, location) result of the last "
-                "report on the experiment, or one row per property that could not be evaluated "
-                "(docs/properties.md).", pa.schema([
-                    column("property", _STR), column("parent", _STR, "the property it specialises"),
-                    column("kind", _STR), column("unit", _STR, "s, count, bytes or ratio"),
-                    column("callpath_id", _I64), column("callpath", _STR, "e.g. prog/main/MPI_Recv"),
-                    column("region_id", _I64, "the call path's region, or the function of a whole-function row"),
-                    column("region", _STR, "its name"),
-                    column("location_id", _I64, "NULL: all processes"), column("rank", _I64),
-                    column("thread", _I64),
-                    column("condition_id", _STR, "which of the property's conditions (or the variable, ...)"),
-                    column("condition", _BOOL, "does the property hold"),
-                    column("confidence", _F64, "in [0, 1]"),
-                    column("severity", _F64, "for times: value / time of the rank basis"),
-                    column("value", _F64, "in unit (seconds for s)"),
-                    column("is_problem", _BOOL, "condition holds and severity > threshold"),
-                    column("details", _STR, "JSON"),
-                    column("status", _STR, "evaluated, or 'not evaluable: why'"),
-                    column("threshold", _F64), column("rank_basis", _STR),
-                    column("evaluated_at", _STR, "UTC, ISO 8601"),
-                ])),
-    StoredTable("property_catalog", "report", "The catalog entries of the last report on the experiment "
-                "(plug-ins included), in tree order: what the report's ranking (sql/problems.sql) reads.", pa.schema([
-                    column("name", _STR), column("kind", _STR, "property, pattern or category"),
-                    column("parent", _STR, "the entry it is a part of"), column("unit", _STR),
-                    column("wait_state", _BOOL, "time lost waiting for a named cause: ranked first"),
-                    column("info", _STR, "one line"), column("position", _I64, "in tree order"),
-                    column("depth", _I64, "0 for a root"),
-                    column("ancestors", pa.list_(_STR), "the parent chain, nearest first"),
-                ])),
-    StoredTable("severity_cube", "report", "The time_cube pattern: (metric, call path, location) -> value over "
-                "Scalasca's metric hierarchy.", pa.schema([
-                    column("metric", _STR), column("parent", _STR), column("unit", _STR, "s, count or bytes"),
-                    column("callpath_id", _I64), column("location_id", _I64),
-                    column("inclusive", _F64, "with the sub-metrics, as Scalasca and Cube show it"),
-                    column("exclusive", _F64, "without them"),
-                ])),
+    StoredTable(
+        "experiments",
+        "load",
+        "One row per experiment (a trace, profile or summary input).",
+        pa.schema(
+            [
+                column("experiment_id", _I64, "the experiment (1, 2, ... in load order)"),
+                column("name", _STR, "unique within the database; the run directory's name by default"),
+                column("load_time", _STR, "when it was loaded (UTC, ISO 8601)"),
+                column("tool_version", _STR, "the cosydb that loaded it"),
+                column("schema_version", _I64, "the layout version of its files"),
+                column("is_profile", _BOOL, "true for a source without events (profile, summary input)"),
+                column("timer_resolution", _I64, "ticks per second of the event times (NULL without events)"),
+                column("global_offset", _I64, "the tick of time 0 (seconds columns count from it)"),
+                column("trace_length", _I64, "ticks from the first to the last event, as the trace states it"),
+                column("creator", _STR, "the tool that wrote the source (e.g. Score-P 8.4)"),
+                column("source_path", _STR, "the file read"),
+                column("format", _STR, "the loader: otf2, cube4, summary"),
+                column("number_of_events", _I64, "events read (0 for a profile)"),
+                column("number_of_locations", _I64, "locations (threads) of the run"),
+                column("first_time", _I64, "the earliest event's tick"),
+                column("last_time", _I64, "the latest event's tick"),
+            ]
+        ),
+        file="experiment",
+        keyed=True,
+    ),
+    StoredTable(
+        "events",
+        "loader",
+        "Every event record, one row per (location, seq), sorted by location then "
+        "seq; payload columns are filled by type (NULL otherwise).",
+        pa.schema(
+            [
+                column("location_id", _I64, "the location (thread) that recorded it"),
+                column("seq", _I64, "1-based position on its location"),
+                column("time", _U64, "timer ticks (experiments.timer_resolution per second), clock offsets applied"),
+                column("type", _ENUM, "ENTER, LEAVE, MPI_SEND, MPI_ISEND_COMPLETE, ..., UNKNOWN"),
+                *EVENT_PAYLOAD,
+            ]
+        ),
+        per_reader=True,
+    ),
+    StoredTable(
+        "metric_values",
+        "loader",
+        "The values of METRIC events (hardware counters), one row per member.",
+        pa.schema(
+            [
+                column("location_id", _I64, "the location"),
+                column("seq", _I64, "the METRIC event's seq"),
+                column("time", _U64, "ticks"),
+                column("metric_id", _I32, "metrics.metric_id (the metric class or instance)"),
+                column("member_index", _I32, "the member of the metric class"),
+                column("value", _F64, "the value in the metric's unit"),
+            ]
+        ),
+        per_reader=True,
+    ),
+    StoredTable(
+        "locations",
+        "loader",
+        "The locations (threads) of the run.",
+        pa.schema(
+            [
+                column("location_id", _I64, "OTF2's id; Score-P: thread << 32 | rank"),
+                column("name", _STR),
+                column("location_type", _STR, "CPU_THREAD, GPU, METRIC"),
+                column("location_group_id", _I32, "its process"),
+                column("rank", _I32, "the MPI rank (or process number)"),
+                column("thread", _I32, "the thread number within the process"),
+                column("number_of_events", _I64),
+            ]
+        ),
+    ),
+    StoredTable(
+        "location_groups",
+        "loader",
+        "The processes of the run.",
+        pa.schema(
+            [
+                column("location_group_id", _I32),
+                column("name", _STR),
+                column("group_type", _STR),
+                column("system_tree_node_id", _I32, "the node it ran on"),
+                column("rank", _I32),
+            ]
+        ),
+    ),
+    StoredTable(
+        "system_tree",
+        "loader",
+        "The machine: nodes, from the system down.",
+        pa.schema(
+            [
+                column("system_tree_node_id", _I32),
+                column("name", _STR),
+                column("class_name", _STR, "machine, node, ..."),
+                column("parent_id", _I32),
+            ]
+        ),
+    ),
+    StoredTable(
+        "regions",
+        "loader",
+        "Code regions (functions, MPI calls, OpenMP constructs).",
+        pa.schema(
+            [
+                column("region_id", _I32),
+                column("name", _STR, "as recorded (C++ names mangled)"),
+                column("canonical_name", _STR),
+                column("description", _STR),
+                column("role", _STR, "OTF2 region role: FUNCTION, POINT2POINT, BARRIER, COLL_ALL2ALL, ..."),
+                column("paradigm", _STR, "MPI, OPENMP, USER, COMPILER, MEASUREMENT_SYSTEM, ..."),
+                column("flags", _STR),
+                column("source_file", _STR),
+                column("begin_line", _I32),
+                column("end_line", _I32),
+            ]
+        ),
+    ),
+    StoredTable(
+        "groups",
+        "loader",
+        "OTF2 groups (of locations or communicator ranks).",
+        pa.schema(
+            [
+                column("group_id", _I32),
+                column("name", _STR),
+                column("group_type", _STR),
+                column("paradigm", _STR),
+                column("size", _I32),
+            ]
+        ),
+    ),
+    StoredTable(
+        "group_members",
+        "loader",
+        "The members of each group, in order.",
+        pa.schema(
+            [
+                column("group_id", _I32),
+                column("position", _I32),
+                column("member_id", _I64),
+            ]
+        ),
+    ),
+    StoredTable(
+        "communicators",
+        "loader",
+        "MPI communicators and thread teams.",
+        pa.schema(
+            [
+                column("comm_id", _I32),
+                column("name", _STR),
+                column("group_id", _I32),
+                column("parent_id", _I32),
+                column("paradigm", _STR),
+                column("size", _I32),
+                column("is_self", _BOOL, "MPI_COMM_SELF-like"),
+            ]
+        ),
+    ),
+    StoredTable(
+        "communicator_members",
+        "loader",
+        "Communicator rank -> location.",
+        pa.schema(
+            [
+                column("comm_id", _I32),
+                column("comm_rank", _I32),
+                column("location_id", _I64),
+            ]
+        ),
+    ),
+    StoredTable(
+        "metrics",
+        "loader",
+        "Hardware counters and other metrics (one row per member).",
+        pa.schema(
+            [
+                column("metric_id", _I32),
+                column("metric_kind", _STR, "class, instance or profile"),
+                column("member_index", _I32),
+                column("member_id", _I32),
+                column("name", _STR, "e.g. PAPI_L2_TCM"),
+                column("description", _STR),
+                column("metric_type", _STR),
+                column("metric_mode", _STR, "e.g. ACCUMULATED_START"),
+                column("value_type", _STR),
+                column("base", _STR),
+                column("exponent", _I64),
+                column("unit", _STR),
+                column("occurrence", _STR),
+            ]
+        ),
+    ),
+    StoredTable(
+        "parameters",
+        "loader",
+        "Score-P parameters (of parameter events).",
+        pa.schema(
+            [
+                column("parameter_id", _I32),
+                column("name", _STR),
+                column("parameter_type", _STR),
+            ]
+        ),
+    ),
+    StoredTable(
+        "strings",
+        "loader",
+        "The trace's strings that events reference.",
+        pa.schema(
+            [
+                column("string_id", _I32),
+                column("text", _STR),
+            ]
+        ),
+    ),
+    StoredTable(
+        "record_counts",
+        "loader",
+        "Records read per location and type.",
+        pa.schema(
+            [
+                column("location_id", _I64),
+                column("type", _STR, "event type"),
+                column("count", _I64),
+                column("has_payload", _BOOL, "false: stored with type, time and location only (RMA, I/O, ...)"),
+            ]
+        ),
+    ),
+    StoredTable(
+        "load_warnings",
+        "load",
+        "What the load found doubtful in the source (timestamps, "
+        "unmatched messages, unbalanced regions, unknown records, ...).",
+        pa.schema(
+            [
+                column("check", _STR, "the check: timestamps_nondecreasing, unmatched_messages, ..."),
+                column("location_id", _I64, "the location, NULL for the whole run"),
+                column("count", _I64, "how often"),
+                column("detail", _STR, "what, with the first instance"),
+            ]
+        ),
+    ),
+    StoredTable(
+        "cnodes",
+        "loader",
+        "A profile's call tree (empty for a trace).",
+        pa.schema(
+            [
+                column("cnode_id", _I64),
+                column("parent_id", _I64),
+                column("region_id", _I32),
+            ]
+        ),
+    ),
+    StoredTable(
+        "profile_metrics",
+        "loader",
+        "A profile's metric tree.",
+        pa.schema(
+            [
+                column("metric_id", _I32),
+                column("name", _STR, "Cube's unique name: time, visits, PAPI_TOT_CYC, ..."),
+                column("display_name", _STR),
+                column("parent_id", _I32),
+                column("unit", _STR, "Cube's: sec, occ, bytes"),
+                column("data_type", _STR),
+                column("metric_type", _STR, "INCLUSIVE or EXCLUSIVE (how Cube stores it)"),
+                column("description", _STR),
+                column("loaded", _BOOL, "false for a non-numeric type"),
+            ]
+        ),
+    ),
+    StoredTable(
+        "profile_values",
+        "loader",
+        "A profile's values, cells that are not zero.",
+        pa.schema(
+            [
+                column("metric_id", _I32),
+                column("cnode_id", _I64),
+                column("location_id", _I64),
+                column("inclusive", _F64, "with the callees, in the metric's unit"),
+                column("exclusive", _F64, "without them (NULL for min/max metrics)"),
+            ]
+        ),
+    ),
+    StoredTable(
+        "summary_regions",
+        "loader",
+        "ASL summary input: the regions (docs/summary-input.md).",
+        pa.schema(
+            [
+                column("cnode_id", _I64),
+                column("kind", _STR, "the ASL class"),
+                column("ltype", _STR, "loop type"),
+                column("no_wait_exit", _BOOL),
+            ]
+        ),
+    ),
+    StoredTable(
+        "sm_sums",
+        "loader",
+        "ASL summary input: OpenMP region summaries (SmSums fields).",
+        pa.schema(
+            [
+                column("cnode_id", _I64),
+                column("location_id", _I64, "NULL for the means"),
+                column("instance_no", _I64),
+                column("nr_executions", _I64),
+                column("nr_threads", _I64),
+            ]
+            + [column(f, _F64, "a count" if f.startswith("nr_") else "seconds") for f in SM_FIELDS]
+        ),
+    ),
+    StoredTable(
+        "variable_accesses",
+        "loader",
+        "ASL summary input: remote accesses per variable and page.",
+        pa.schema(
+            [
+                column("cnode_id", _I64),
+                column("location_id", _I64),
+                column("var_name", _STR),
+                column("page_no", _I64, "NULL for the whole variable"),
+                column("nr_remote_accesses", _F64),
+                column("size_bytes", _F64),
+            ]
+        ),
+    ),
+    StoredTable(
+        "hpf_sums",
+        "loader",
+        "ASL summary input: HPF region summaries (HPFSummary fields, seconds).",
+        pa.schema(
+            [column("cnode_id", _I64), column("location_id", _I64, "NULL for the means")]
+            + [column(f, _F64, "a count" if f.startswith("nr_") else "seconds") for f in HPF_FIELDS]
+        ),
+    ),
+    StoredTable(
+        "hpf_decls",
+        "loader",
+        "ASL summary input: HPF array declarations.",
+        pa.schema(
+            [
+                column("cnode_id", _I64),
+                column("name", _STR),
+                column("alloc", _STR),
+                column("format", _STR),
+            ]
+        ),
+    ),
+    StoredTable(
+        "system_constants",
+        "loader",
+        "ASL summary input: machine constants.",
+        pa.schema(
+            [
+                column("name", _STR),
+                column("value", _F64),
+            ]
+        ),
+    ),
+    StoredTable(
+        "property_results",
+        "report",
+        "One row per (property, call path, location) result of the last "
+        "report on the experiment, or one row per property that could not be evaluated "
+        "(docs/properties.md).",
+        pa.schema(
+            [
+                column("property", _STR),
+                column("parent", _STR, "the property it specialises"),
+                column("kind", _STR),
+                column("unit", _STR, "s, count, bytes or ratio"),
+                column("callpath_id", _I64),
+                column("callpath", _STR, "e.g. prog/main/MPI_Recv"),
+                column("region_id", _I64, "the call path's region, or the function of a whole-function row"),
+                column("region", _STR, "its name"),
+                column("location_id", _I64, "NULL: all processes"),
+                column("rank", _I64),
+                column("thread", _I64),
+                column("condition_id", _STR, "which of the property's conditions (or the variable, ...)"),
+                column("condition", _BOOL, "does the property hold"),
+                column("confidence", _F64, "in [0, 1]"),
+                column("severity", _F64, "for times: value / time of the rank basis"),
+                column("value", _F64, "in unit (seconds for s)"),
+                column("is_problem", _BOOL, "condition holds and severity > threshold"),
+                column("details", _STR, "JSON"),
+                column("status", _STR, "evaluated, or 'not evaluable: why'"),
+                column("threshold", _F64),
+                column("rank_basis", _STR),
+                column("evaluated_at", _STR, "UTC, ISO 8601"),
+            ]
+        ),
+    ),
+    StoredTable(
+        "property_catalog",
+        "report",
+        "The catalog entries of the last report on the experiment "
+        "(plug-ins included), in tree order: what the report's ranking (sql/problems.sql) reads.",
+        pa.schema(
+            [
+                column("name", _STR),
+                column("kind", _STR, "property, pattern or category"),
+                column("parent", _STR, "the entry it is a part of"),
+                column("unit", _STR),
+                column("wait_state", _BOOL, "time lost waiting for a named cause: ranked first"),
+                column("info", _STR, "one line"),
+                column("position", _I64, "in tree order"),
+                column("depth", _I64, "0 for a root"),
+                column("ancestors", pa.list_(_STR), "the parent chain, nearest first"),
+            ]
+        ),
+    ),
+    StoredTable(
+        "severity_cube",
+        "report",
+        "The time_cube pattern: (metric, call path, location) -> value over Scalasca's metric hierarchy.",
+        pa.schema(
+            [
+                column("metric", _STR),
+                column("parent", _STR),
+                column("unit", _STR, "s, count or bytes"),
+                column("callpath_id", _I64),
+                column("location_id", _I64),
+                column("inclusive", _F64, "with the sub-metrics, as Scalasca and Cube show it"),
+                column("exclusive", _F64, "without them"),
+            ]
+        ),
+    ),
 ]
 
 #: The columns a property's SELECT returns (docs/contributing.md), in this order: those of
 #: ``property_results`` that the engine does not add (names, locations, flags, the report's settings).
-PROPERTY_ROW = ("callpath_id", "region_id", "location_id", "condition_id", "condition", "confidence",
-                "severity", "value", "details")
+PROPERTY_ROW = (
+    "callpath_id",
+    "region_id",
+    "location_id",
+    "condition_id",
+    "condition",
+    "confidence",
+    "severity",
+    "value",
+    "details",
+)
 
 #: name -> table, for every table with a fixed schema (the ``derive`` tables come from ``sql/``).
 REGISTRY: dict[str, StoredTable] = {t.name: t for t in _TABLES}
@@ -296,8 +597,7 @@ def derived() -> dict[str, StoredTable]:
     """The materialised objects of ``sql/`` (writer ``derive``), parents first."""
     from . import sqlviews
 
-    return {name: StoredTable(name, "derive", sqlviews.doc(name))
-            for name in sqlviews.table_names(set(REGISTRY))}
+    return {name: StoredTable(name, "derive", sqlviews.doc(name)) for name in sqlviews.table_names(set(REGISTRY))}
 
 
 def stored() -> dict[str, StoredTable]:
@@ -329,8 +629,9 @@ def conform(name: str, data) -> pa.Table:
         return pa.Table.from_pylist(rows, schema=target)
     if set(data.column_names) != set(target.names):
         missing, extra = set(target.names) - set(data.column_names), set(data.column_names) - set(target.names)
-        raise ValueError(f"table {name}: columns differ from the registry (missing {sorted(missing)}, "
-                         f"extra {sorted(extra)})")
+        raise ValueError(
+            f"table {name}: columns differ from the registry (missing {sorted(missing)}, extra {sorted(extra)})"
+        )
     return data.select(target.names).cast(target)
 
 

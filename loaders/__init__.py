@@ -40,10 +40,17 @@ class LoadResult:
 
     def experiment_columns(self) -> dict:
         """The columns of ``experiments`` this result fills."""
-        return dict(source_path=self.source_path, creator=self.creator, number_of_events=self.number_of_events,
-                    number_of_locations=self.number_of_locations, timer_resolution=self.timer_resolution,
-                    global_offset=self.global_offset, trace_length=self.trace_length,
-                    first_time=self.first_time, last_time=self.last_time)
+        return dict(
+            source_path=self.source_path,
+            creator=self.creator,
+            number_of_events=self.number_of_events,
+            number_of_locations=self.number_of_locations,
+            timer_resolution=self.timer_resolution,
+            global_offset=self.global_offset,
+            trace_length=self.trace_length,
+            first_time=self.first_time,
+            last_time=self.last_time,
+        )
 
 
 def registered() -> list:

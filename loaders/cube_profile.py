@@ -36,13 +36,30 @@ RUN_FILE_DOC = "profile.cubex"
 FILE_DOC = "a CUBE4 profile (.cubex)"
 
 #: Score-P's own metrics; any other metric of a profile is a hardware counter (PAPI, perf, rusage).
-SCOREP_METRICS = frozenset({"visits", "time", "min_time", "max_time", "bytes_put", "bytes_get",
-                            "io_bytes_read", "io_bytes_written", "bytes_sent", "bytes_received"})
+SCOREP_METRICS = frozenset(
+    {
+        "visits",
+        "time",
+        "min_time",
+        "max_time",
+        "bytes_put",
+        "bytes_get",
+        "io_bytes_read",
+        "io_bytes_written",
+        "bytes_sent",
+        "bytes_received",
+    }
+)
 #: Metrics whose values are a minimum or maximum, not a sum: kept as stored (column inclusive).
 _EXTREMA = ("MINDOUBLE", "MAXDOUBLE")
 #: Cube region roles that OTF2 names differently.
-_ROLES = {"one2all": "COLL_ONE2ALL", "all2one": "COLL_ALL2ONE", "all2all": "COLL_ALL2ALL",
-          "other collective": "COLL_OTHER", "file_io metadata": "FILE_IO_METADATA"}
+_ROLES = {
+    "one2all": "COLL_ONE2ALL",
+    "all2one": "COLL_ALL2ONE",
+    "all2all": "COLL_ALL2ALL",
+    "other collective": "COLL_OTHER",
+    "file_io metadata": "FILE_IO_METADATA",
+}
 _PARADIGMS = {"measurement": "MEASUREMENT_SYSTEM"}
 _LOCATION_TYPES = {"thread": "CPU_THREAD", "gpu": "GPU", "metric": "METRIC"}
 
@@ -60,11 +77,20 @@ def _upper(text: str | None, special: dict) -> str | None:
 
 def _regions(regions) -> list[dict]:
     return [
-        dict(region_id=r.id, name=r.name, canonical_name=r.mangled_name, description=r.description or None,
-             role=_upper(r.role, _ROLES), paradigm=_upper(r.paradigm, _PARADIGMS), flags=None,
-             source_file=r.mod or None, begin_line=r.begin if r.begin >= 0 else None,
-             end_line=r.end if r.end >= 0 else None)
-        for r in regions]
+        dict(
+            region_id=r.id,
+            name=r.name,
+            canonical_name=r.mangled_name,
+            description=r.description or None,
+            role=_upper(r.role, _ROLES),
+            paradigm=_upper(r.paradigm, _PARADIGMS),
+            flags=None,
+            source_file=r.mod or None,
+            begin_line=r.begin if r.begin >= 0 else None,
+            end_line=r.end if r.end >= 0 else None,
+        )
+        for r in regions
+    ]
 
 
 def _system(root) -> tuple[list[dict], list[dict], list[dict], list[int]]:
@@ -72,7 +98,7 @@ def _system(root) -> tuple[list[dict], list[dict], list[dict], list[int]]:
     nodes, groups, locations, by_cube_id = [], [], [], {}
 
     def node(n, parent):
-        name = n.name[len(n.clazz) + 1:] if n.clazz and n.name.startswith(n.clazz + " ") else n.name
+        name = n.name[len(n.clazz) + 1 :] if n.clazz and n.name.startswith(n.clazz + " ") else n.name
         nodes.append(dict(system_tree_node_id=n.id, name=name, class_name=n.clazz, parent_id=parent))
         for child in n._system_tree_node_children:
             node(child, n.id)
@@ -81,15 +107,30 @@ def _system(root) -> tuple[list[dict], list[dict], list[dict], list[int]]:
 
     def group(g, parent):
         rank = int(g.rank)
-        groups.append(dict(location_group_id=g.id, name=g.name, group_type=(g.type or "").upper(),
-                           system_tree_node_id=parent, rank=rank))
+        groups.append(
+            dict(
+                location_group_id=g.id,
+                name=g.name,
+                group_type=(g.type or "").upper(),
+                system_tree_node_id=parent,
+                rank=rank,
+            )
+        )
         for loc in g.all_locations():
             thread = int(loc.rank)
             location_id = (thread << 32) | rank
             by_cube_id[loc.id] = location_id
-            locations.append(dict(location_id=location_id, name=loc.name,
-                                  location_type=_LOCATION_TYPES.get(loc.type, (loc.type or "").upper()),
-                                  location_group_id=g.id, rank=rank, thread=thread, number_of_events=None))
+            locations.append(
+                dict(
+                    location_id=location_id,
+                    name=loc.name,
+                    location_type=_LOCATION_TYPES.get(loc.type, (loc.type or "").upper()),
+                    location_group_id=g.id,
+                    rank=rank,
+                    thread=thread,
+                    number_of_events=None,
+                )
+            )
 
     node(root, None)
     if sorted(by_cube_id) != list(range(len(by_cube_id))):
@@ -157,21 +198,26 @@ def _open(path: Path):
     except (tarfile.TarError, EOFError, OSError, zlib.error) as error:
         raise CosyError(path, f"truncated or corrupt archive ({error})") from None
     except Exception as error:  # whatever else pycubexr raises on a definition it cannot read
-        raise CosyError(path, f"anchor.xml is not a CUBE4 definition cosydb can read "
-                              f"({type(error).__name__}: {error})") from None
+        raise CosyError(
+            path, f"anchor.xml is not a CUBE4 definition cosydb can read ({type(error).__name__}: {error})"
+        ) from None
 
 
-def _values_table(metric_id: int, inclusive: np.ndarray, exclusive: np.ndarray, ids: np.ndarray,
-                  location_ids: np.ndarray) -> pa.Table:
+def _values_table(
+    metric_id: int, inclusive: np.ndarray, exclusive: np.ndarray, ids: np.ndarray, location_ids: np.ndarray
+) -> pa.Table:
     """The cells of one metric that are not zero, as ``profile_values`` rows."""
     node, location = np.nonzero((inclusive != 0) | (np.nan_to_num(exclusive) != 0))
-    return pa.table({
-        "metric_id": pa.array(np.full(len(node), metric_id), pa.int32()),
-        "cnode_id": pa.array(ids[node]),
-        "location_id": pa.array(location_ids[location]),
-        "inclusive": pa.array(inclusive[node, location]),
-        "exclusive": pa.array(exclusive[node, location], from_pandas=True),
-    }, schema=schema("profile_values"))
+    return pa.table(
+        {
+            "metric_id": pa.array(np.full(len(node), metric_id), pa.int32()),
+            "cnode_id": pa.array(ids[node]),
+            "location_id": pa.array(location_ids[location]),
+            "inclusive": pa.array(inclusive[node, location]),
+            "exclusive": pa.array(exclusive[node, location], from_pandas=True),
+        },
+        schema=schema("profile_values"),
+    )
 
 
 def read(path: Path, sink, workers: int | None = None) -> LoadResult:
@@ -192,9 +238,17 @@ def read(path: Path, sink, workers: int | None = None) -> LoadResult:
         ids, parent, depth, position = _tree(cnodes)
         metric_rows, value_parts, warnings = [], [], []
         for metric, parent_metric in _walk_metrics(parser.get_metrics()):
-            row = dict(metric_id=metric.id, name=metric.name, display_name=metric.display_name,
-                       parent_id=parent_metric, unit=metric.units, data_type=metric.data_type,
-                       metric_type=metric.metric_type, description=metric.description, loaded=False)
+            row = dict(
+                metric_id=metric.id,
+                name=metric.name,
+                display_name=metric.display_name,
+                parent_id=parent_metric,
+                unit=metric.units,
+                data_type=metric.data_type,
+                metric_type=metric.metric_type,
+                description=metric.description,
+                loaded=False,
+            )
             metric_rows.append(row)
             try:
                 grid = _metric_values(parser, metric, len(location_ids), position)
@@ -203,47 +257,83 @@ def read(path: Path, sink, workers: int | None = None) -> LoadResult:
             except UnsupportedMetricFormatError:
                 grid = None
             except Exception as error:  # whatever pycubexr raises on damaged index or data files
-                raise CosyError(path, f"corrupt data of metric '{metric.name}' "
-                                      f"({type(error).__name__}{': ' + str(error) if str(error) else ''})") from None
+                raise CosyError(
+                    path,
+                    f"corrupt data of metric '{metric.name}' "
+                    f"({type(error).__name__}{': ' + str(error) if str(error) else ''})",
+                ) from None
             if grid is None:  # e.g. histograms, TAU_ATOMIC
-                warnings.append(dict(check="profile_metric_skipped", location_id=None, count=1,
-                                     detail=f"metric '{metric.name}' has type {metric.data_type}, not a number"))
+                warnings.append(
+                    dict(
+                        check="profile_metric_skipped",
+                        location_id=None,
+                        count=1,
+                        detail=f"metric '{metric.name}' has type {metric.data_type}, not a number",
+                    )
+                )
                 continue
             row["loaded"] = True
             if metric.data_type in _EXTREMA:
                 inclusive, exclusive = grid, np.full_like(grid, np.nan)
             else:
                 inclusive, exclusive = _inclusive_exclusive(grid, metric.metric_type, parent, depth)
-            value_parts.append(_values_table(metric.id, inclusive, exclusive, ids,
-                                             np.asarray(location_ids, dtype=np.int64)))
+            value_parts.append(
+                _values_table(metric.id, inclusive, exclusive, ids, np.asarray(location_ids, dtype=np.int64))
+            )
         names = {m["name"] for m in metric_rows if m["loaded"]}
         missing = {"visits", "time"} - names
         if missing:
-            raise CosyError(path, f"the profile has no {' and no '.join(sorted(missing))} metric; "
-                                  "cosydb reads Score-P profiles")
+            raise CosyError(
+                path, f"the profile has no {' and no '.join(sorted(missing))} metric; cosydb reads Score-P profiles"
+            )
         regions = _regions(anchor.regions)
     finally:
         parser.__exit__(None, None, None)
 
-    counters = [dict(metric_id=m["metric_id"], metric_kind="profile", member_index=0, member_id=m["metric_id"],
-                     name=m["name"], description=m["description"],
-                     metric_type="PAPI" if m["name"].startswith("PAPI_") else "OTHER",
-                     metric_mode="ACCUMULATED_START", value_type=m["data_type"], base=None, exponent=None,
-                     unit=m["unit"], occurrence=None)
-                for m in metric_rows if m["loaded"] and m["name"] not in SCOREP_METRICS
-                and m["data_type"] not in _EXTREMA]
+    counters = [
+        dict(
+            metric_id=m["metric_id"],
+            metric_kind="profile",
+            member_index=0,
+            member_id=m["metric_id"],
+            name=m["name"],
+            description=m["description"],
+            metric_type="PAPI" if m["name"].startswith("PAPI_") else "OTHER",
+            metric_mode="ACCUMULATED_START",
+            value_type=m["data_type"],
+            base=None,
+            exponent=None,
+            unit=m["unit"],
+            occurrence=None,
+        )
+        for m in metric_rows
+        if m["loaded"] and m["name"] not in SCOREP_METRICS and m["data_type"] not in _EXTREMA
+    ]
     tables = {
-        "regions": regions, "system_tree": nodes, "location_groups": groups, "locations": locations,
+        "regions": regions,
+        "system_tree": nodes,
+        "location_groups": groups,
+        "locations": locations,
         "metrics": counters,
-        "cnodes": [dict(cnode_id=int(ids[i]), parent_id=int(ids[parent[i]]) if parent[i] >= 0 else None,
-                        region_id=c.callee_region_id) for i, c in enumerate(cnodes)],
+        "cnodes": [
+            dict(
+                cnode_id=int(ids[i]),
+                parent_id=int(ids[parent[i]]) if parent[i] >= 0 else None,
+                region_id=c.callee_region_id,
+            )
+            for i, c in enumerate(cnodes)
+        ],
         "profile_metrics": metric_rows,
         "profile_values": pa.concat_tables(value_parts) if value_parts else schema("profile_values").empty_table(),
     }
     for name, rows in tables.items():
         sink.write(name, rows)
     loaded = sum(m["loaded"] for m in metric_rows)
-    return LoadResult(source_path=str(path.resolve()), number_of_locations=len(locations),
-                      loaded=f"a profile of {loaded} metrics on {len(ids)} call-tree nodes",
-                      creator=anchor.attrs.get("Creator", ""), warnings=warnings,
-                      phase_seconds={"profile": time.perf_counter() - started})
+    return LoadResult(
+        source_path=str(path.resolve()),
+        number_of_locations=len(locations),
+        loaded=f"a profile of {loaded} metrics on {len(ids)} call-tree nodes",
+        creator=anchor.attrs.get("Creator", ""),
+        warnings=warnings,
+        phase_seconds={"profile": time.perf_counter() - started},
+    )

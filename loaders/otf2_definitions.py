@@ -37,8 +37,19 @@ def _enum(value):
 
 
 #: The columns that hold enum names (written by :func:`_enum`).
-_ENUM_COLUMNS = {"location_type", "group_type", "role", "paradigm", "flags", "metric_type", "metric_mode",
-                 "value_type", "base", "occurrence", "parameter_type"}
+_ENUM_COLUMNS = {
+    "location_type",
+    "group_type",
+    "role",
+    "paradigm",
+    "flags",
+    "metric_type",
+    "metric_mode",
+    "value_type",
+    "base",
+    "occurrence",
+    "parameter_type",
+}
 
 
 def _unknown_enums(table: str, rows: list[dict], key: str, warnings: list) -> None:
@@ -46,16 +57,23 @@ def _unknown_enums(table: str, rows: list[dict], key: str, warnings: list) -> No
     for row in rows:
         for column, value in row.items():
             if column in _ENUM_COLUMNS and isinstance(value, str) and value.startswith("CODE_"):
-                warnings.append(dict(
-                    check="unknown_enum_values", location_id=None, count=1,
-                    detail=f"{column} value unknown to OTF2 ({key} {row[key]} of {table} in the "
-                           f"global definitions, stored as {value})"))
+                warnings.append(
+                    dict(
+                        check="unknown_enum_values",
+                        location_id=None,
+                        count=1,
+                        detail=f"{column} value unknown to OTF2 ({key} {row[key]} of {table} in the "
+                        f"global definitions, stored as {value})",
+                    )
+                )
 
 
 def _check_ranges(table: str, rows: list[dict], schema: pa.Schema) -> None:
     """Every integer must fit its column (OTF2 stores unsigned 32/64-bit values)."""
-    limits = {name: (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) for name, bits in
-              ((f.name, f.type.bit_width) for f in schema if pa.types.is_integer(f.type))}
+    limits = {
+        name: (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+        for name, bits in ((f.name, f.type.bit_width) for f in schema if pa.types.is_integer(f.type))
+    }
     for row in rows:
         for column, (low, high) in limits.items():
             value = row.get(column)
@@ -83,13 +101,23 @@ def _metric_rows(defs) -> list[dict]:
         else:
             kind, members, occurrence = "class", metric.members, metric.occurrence
         for i, m in enumerate(members):
-            rows.append(dict(
-                metric_id=metric._ref, metric_kind=kind, member_index=i, member_id=m._ref,
-                name=m.name, description=m.description, metric_type=_enum(m.metric_type),
-                metric_mode=_enum(m.metric_mode), value_type=_enum(m.value_type),
-                base=_enum(m.base), exponent=m.exponent, unit=m.unit,
-                occurrence=_enum(occurrence),
-            ))
+            rows.append(
+                dict(
+                    metric_id=metric._ref,
+                    metric_kind=kind,
+                    member_index=i,
+                    member_id=m._ref,
+                    name=m.name,
+                    description=m.description,
+                    metric_type=_enum(m.metric_type),
+                    metric_mode=_enum(m.metric_mode),
+                    value_type=_enum(m.value_type),
+                    base=_enum(m.base),
+                    exponent=m.exponent,
+                    unit=m.unit,
+                    occurrence=_enum(occurrence),
+                )
+            )
     return rows
 
 
@@ -106,14 +134,25 @@ def read_definitions(defs, warnings: list | None = None) -> dict[str, list[dict]
         group = _ref(loc.group)
         thread = thread_index.get(group, 0)
         thread_index[group] = thread + 1
-        locations.append(dict(
-            location_id=loc._ref, name=loc.name, location_type=_enum(loc.type),
-            location_group_id=group, rank=ranks.get(group), thread=thread,
-            number_of_events=loc.number_of_events,
-        ))
+        locations.append(
+            dict(
+                location_id=loc._ref,
+                name=loc.name,
+                location_type=_enum(loc.type),
+                location_group_id=group,
+                rank=ranks.get(group),
+                thread=thread,
+                number_of_events=loc.number_of_events,
+            )
+        )
     location_groups = [
-        dict(location_group_id=lg._ref, name=lg.name, group_type=_enum(lg.location_group_type),
-             system_tree_node_id=_ref(lg.system_tree_parent), rank=ranks.get(lg._ref))
+        dict(
+            location_group_id=lg._ref,
+            name=lg.name,
+            group_type=_enum(lg.location_group_type),
+            system_tree_node_id=_ref(lg.system_tree_parent),
+            rank=ranks.get(lg._ref),
+        )
         for lg in defs.location_groups
     ]
     system_tree = [
@@ -121,34 +160,54 @@ def read_definitions(defs, warnings: list | None = None) -> dict[str, list[dict]
         for n in defs.system_tree_nodes
     ]
     regions = [
-        dict(region_id=r._ref, name=r.name, canonical_name=r.canonical_name,
-             description=r.description, role=_enum(r.region_role), paradigm=_enum(r.paradigm),
-             flags=_enum(r.region_flags), source_file=r.source_file,
-             begin_line=r.begin_line_number, end_line=r.end_line_number)
+        dict(
+            region_id=r._ref,
+            name=r.name,
+            canonical_name=r.canonical_name,
+            description=r.description,
+            role=_enum(r.region_role),
+            paradigm=_enum(r.paradigm),
+            flags=_enum(r.region_flags),
+            source_file=r.source_file,
+            begin_line=r.begin_line_number,
+            end_line=r.end_line_number,
+        )
         for r in defs.regions
     ]
     groups, group_members = [], []
     for g in defs.groups:
         members = g.members or ()
-        groups.append(dict(group_id=g._ref, name=g.name, group_type=_enum(g.group_type),
-                           paradigm=_enum(g.paradigm), size=len(members)))
-        group_members += [dict(group_id=g._ref, position=i, member_id=m._ref)
-                          for i, m in enumerate(members)]
+        groups.append(
+            dict(
+                group_id=g._ref,
+                name=g.name,
+                group_type=_enum(g.group_type),
+                paradigm=_enum(g.paradigm),
+                size=len(members),
+            )
+        )
+        group_members += [dict(group_id=g._ref, position=i, member_id=m._ref) for i, m in enumerate(members)]
     communicators, comm_members = [], []
     for c in defs.comms:
         group = c.group
         is_self = group is not None and group.group_type == otf2.GroupType.COMM_SELF
         members = () if group is None or is_self else group.members
-        communicators.append(dict(
-            comm_id=c._ref, name=c.name, group_id=_ref(group), parent_id=_ref(c.parent),
-            paradigm=_enum(group.paradigm) if group is not None else None,
-            size=1 if is_self else len(members), is_self=is_self,
-        ))
+        communicators.append(
+            dict(
+                comm_id=c._ref,
+                name=c.name,
+                group_id=_ref(group),
+                parent_id=_ref(c.parent),
+                paradigm=_enum(group.paradigm) if group is not None else None,
+                size=1 if is_self else len(members),
+                is_self=is_self,
+            )
+        )
         # COMM_GROUP members are resolved to locations in communicator rank order.
-        comm_members += [dict(comm_id=c._ref, comm_rank=i, location_id=m._ref)
-                         for i, m in enumerate(members)]
-    parameters = [dict(parameter_id=p._ref, name=p.name, parameter_type=_enum(p.parameter_type))
-                  for p in defs.parameters]
+        comm_members += [dict(comm_id=c._ref, comm_rank=i, location_id=m._ref) for i, m in enumerate(members)]
+    parameters = [
+        dict(parameter_id=p._ref, name=p.name, parameter_type=_enum(p.parameter_type)) for p in defs.parameters
+    ]
     strings = [dict(string_id=s._ref, text=s.name) for s in defs.strings]
     tables = {
         "locations": locations,

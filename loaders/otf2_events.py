@@ -17,11 +17,11 @@ import os
 import sys
 from array import array
 
+import _otf2
 import numpy as np
 import otf2
 import pyarrow as pa
 import pyarrow.parquet as pq
-import _otf2
 from _otf2.Config import conf
 
 from cosydb import tables
@@ -31,11 +31,21 @@ from .otf2_records import COLUMNS, RECORDS, type_name
 
 _FP_PREFIX = "_EvtReaderCallback_FP_"
 _FP_MODULE = sys.modules["_otf2.EvtReaderCallbacks"]
-_PLAIN = (ctypes.c_uint8, ctypes.c_int8, ctypes.c_uint16, ctypes.c_int16, ctypes.c_uint32,
-          ctypes.c_int32, ctypes.c_uint64, ctypes.c_int64, ctypes.c_int, ctypes.c_double)
+_PLAIN = (
+    ctypes.c_uint8,
+    ctypes.c_int8,
+    ctypes.c_uint16,
+    ctypes.c_int16,
+    ctypes.c_uint32,
+    ctypes.c_int32,
+    ctypes.c_uint64,
+    ctypes.c_int64,
+    ctypes.c_int,
+    ctypes.c_double,
+)
 
 #: Every record type the OTF2 library can deliver, plus its Unknown callback.
-ALL_RECORDS = sorted(n[len(_FP_PREFIX):] for n in dir(_FP_MODULE) if n.startswith(_FP_PREFIX))
+ALL_RECORDS = sorted(n[len(_FP_PREFIX) :] for n in dir(_FP_MODULE) if n.startswith(_FP_PREFIX))
 #: Event type names in a fixed order: the dictionary of the ``type`` column.
 EVENT_TYPES = [type_name(r) for r in ALL_RECORDS]
 _TYPE_CODE = {r: i for i, r in enumerate(ALL_RECORDS)}
@@ -53,8 +63,16 @@ _TYPE_DICTIONARY = pa.array(EVENT_TYPES)
 _OTF2_TYPE = {name: code for code, name in otf2.Type._names.items()}
 
 
-_ERROR_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint64,
-                                   ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
+_ERROR_CALLBACK = ctypes.CFUNCTYPE(
+    ctypes.c_int,
+    ctypes.c_void_p,
+    ctypes.c_char_p,
+    ctypes.c_uint64,
+    ctypes.c_char_p,
+    ctypes.c_int,
+    ctypes.c_char_p,
+    ctypes.c_void_p,
+)
 
 
 @_ERROR_CALLBACK
@@ -199,8 +217,14 @@ class _MetricBuffer(_Buffer):
 
     def clear(self):
         super().clear()
-        for a in (self.value_seq, self.value_time, self.value_metric, self.value_index,
-                  self.value_type, self.value_bits):
+        for a in (
+            self.value_seq,
+            self.value_time,
+            self.value_metric,
+            self.value_index,
+            self.value_type,
+            self.value_bits,
+        ):
             del a[:]
 
     def callback(self, loc, time, pos, user, attrs, metric, n, types, values):
@@ -224,14 +248,17 @@ class _MetricBuffer(_Buffer):
         double = kinds == _OTF2_TYPE["DOUBLE"]
         value[double] = bits[double].view(np.float64)
         n = len(bits)
-        return pa.RecordBatch.from_arrays([
-            pa.array(np.full(n, location_id, dtype=np.int64)),
-            pa.array(np.frombuffer(self.value_seq, dtype=np.uint64).astype(np.int64)),
-            pa.array(np.frombuffer(self.value_time, dtype=np.uint64)),
-            pa.array(np.frombuffer(self.value_metric, dtype=np.uint32).astype(np.int32)),
-            pa.array(np.frombuffer(self.value_index, dtype=np.uint32).astype(np.int32)),
-            pa.array(value),
-        ], schema=METRIC_SCHEMA)
+        return pa.RecordBatch.from_arrays(
+            [
+                pa.array(np.full(n, location_id, dtype=np.int64)),
+                pa.array(np.frombuffer(self.value_seq, dtype=np.uint64).astype(np.int64)),
+                pa.array(np.frombuffer(self.value_time, dtype=np.uint64)),
+                pa.array(np.frombuffer(self.value_metric, dtype=np.uint32).astype(np.int32)),
+                pa.array(np.frombuffer(self.value_index, dtype=np.uint32).astype(np.int32)),
+                pa.array(value),
+            ],
+            schema=METRIC_SCHEMA,
+        )
 
 
 class _OutOfRange(Exception):
@@ -305,8 +332,12 @@ class _RecordSink:
             covered[i] = True
         if not covered.all():
             raise ValueError("event positions of a location are not contiguous")
-        arrays = [pa.array(np.full(n, location_id, dtype=np.int64)), pa.array(seq), pa.array(time),
-                  pa.DictionaryArray.from_arrays(pa.array(code), _TYPE_DICTIONARY)]
+        arrays = [
+            pa.array(np.full(n, location_id, dtype=np.int64)),
+            pa.array(seq),
+            pa.array(time),
+            pa.DictionaryArray.from_arrays(pa.array(code), _TYPE_DICTIONARY),
+        ]
         unknown = []
         for name, (typecode, undefined, enum) in COLUMNS.items():
             arrow_type = EVENT_SCHEMA.field(name).type
@@ -342,8 +373,7 @@ class _RecordSink:
             if strange.any():  # (column, first row, its value, how many rows)
                 first = int(np.argmax(strange))
                 unknown.append((name, first, int(values[first]), int(np.count_nonzero(strange))))
-            return pa.DictionaryArray.from_arrays(
-                pa.array(values.astype(np.int16), mask=~valid), _ENUM_NAMES[enum])
+            return pa.DictionaryArray.from_arrays(pa.array(values.astype(np.int16), mask=~valid), _ENUM_NAMES[enum])
         return pa.array(values, mask=~valid).cast(arrow_type)
 
     def clear(self):
@@ -352,8 +382,13 @@ class _RecordSink:
 
 
 #: Mapping tables whose global ids land in an int32 column of the events table.
-_MAPPED_COLUMNS = {"REGION": "region_id", "COMM": "comm_id", "STRING": "string_id",
-                   "PARAMETER": "parameter_id", "METRIC": "metric_id"}
+_MAPPED_COLUMNS = {
+    "REGION": "region_id",
+    "COMM": "comm_id",
+    "STRING": "string_id",
+    "PARAMETER": "parameter_id",
+    "METRIC": "metric_id",
+}
 
 
 def _clock_offset(local, time, offset, stddev):
@@ -371,6 +406,7 @@ def _mapping_table(local, map_type, id_map):
         def visit(local_id, global_id, user):
             if global_id > 0x7FFFFFFF:  # the event reader keeps the low 32 bits of a 64-bit id
                 wide.add(global_id & 0xFFFFFFFF)
+
         _otf2.IdMap_Traverse(id_map, visit, local)
 
 
@@ -394,8 +430,11 @@ def _local_definitions(handle, location_id: int, callbacks, errors: list) -> dic
         raise LocationError(location_id, f"corrupt local definitions ({describe_error(errors[-1])})", "def")
     for time, offset in local["offsets"]:
         if not 0 <= time + offset <= INT64_MAX:
-            raise LocationError(location_id, f"corrupt clock offset: {offset} ticks at time {time} move "
-                                "timestamps outside the signed 64-bit range", "def")
+            raise LocationError(
+                location_id,
+                f"corrupt clock offset: {offset} ticks at time {time} move timestamps outside the signed 64-bit range",
+                "def",
+            )
     return local
 
 
@@ -435,8 +474,9 @@ def _writing(path: str):
         raise CosyError(path, f"cannot be written: {reason}") from None
 
 
-def read_locations(anchor: str, location_ids: list[int], events_path: str, metrics_path: str,
-                   chunk_events: int = 1 << 20) -> dict:
+def read_locations(
+    anchor: str, location_ids: list[int], events_path: str, metrics_path: str, chunk_events: int = 1 << 20
+) -> dict:
     """Read the events of ``location_ids`` into ``events_path`` (and metric values into ``metrics_path``).
 
     Returns per-location statistics: events read, the number the definitions
@@ -473,9 +513,15 @@ def read_locations(anchor: str, location_ids: list[int], events_path: str, metri
                 _otf2.Reader_RegisterEvtCallbacks(handle, evt_reader, sink.handle, None)
             except _otf2.Error as error:
                 raise LocationError(location_id, f"corrupt or truncated event data ({error})") from None
-            s = stats[location_id] = dict(read=0, expected=expected[location_id], types={},
-                                          first_time=None, last_time=None, time_decreases=0,
-                                          unknown_enums={})
+            s = stats[location_id] = dict(
+                read=0,
+                expected=expected[location_id],
+                types={},
+                first_time=None,
+                last_time=None,
+                time_decreases=0,
+                unknown_enums={},
+            )
             while True:
                 try:
                     got = _otf2.Reader_ReadLocalEvents(handle, evt_reader, chunk_events)
@@ -491,8 +537,12 @@ def read_locations(anchor: str, location_ids: list[int], events_path: str, metri
                     batch = sink.event_batch(location_id)
                 except ValueOutOfRange as error:
                     if error.value in local.get("wide", {}).get(error.column, ()):  # from its mapping table
-                        raise LocationError(location_id, f"corrupt mapping table: maps a local {error.column} "
-                                            f"to {error.value} (used by event {error.seq})", "def") from None
+                        raise LocationError(
+                            location_id,
+                            f"corrupt mapping table: maps a local {error.column} "
+                            f"to {error.value} (used by event {error.seq})",
+                            "def",
+                        ) from None
                     raise LocationError(location_id, f"corrupt event data ({error})") from None
                 except ValueError as error:
                     raise LocationError(location_id, f"corrupt event data ({error})") from None
@@ -501,10 +551,16 @@ def read_locations(anchor: str, location_ids: list[int], events_path: str, metri
                     i = int(np.argmax(times > INT64_MAX))
                     seq = batch.column(1)[i].as_py()
                     if local.get("offsets") and _raw_times_fit(anchor, location_id):
-                        raise LocationError(location_id, f"corrupt clock offsets: they move event {seq} to time "
-                                            f"{times[i]}, outside the signed 64-bit range", "def")
-                    raise LocationError(location_id, f"corrupt event data: event {seq} has timestamp {times[i]}, "
-                                        "outside the signed 64-bit range")
+                        raise LocationError(
+                            location_id,
+                            f"corrupt clock offsets: they move event {seq} to time "
+                            f"{times[i]}, outside the signed 64-bit range",
+                            "def",
+                        )
+                    raise LocationError(
+                        location_id,
+                        f"corrupt event data: event {seq} has timestamp {times[i]}, outside the signed 64-bit range",
+                    )
                 for column, seq, value, count in sink.unknown_enums:
                     first = s["unknown_enums"].setdefault(column, dict(seq=seq, value=value, count=0))
                     first["count"] += count

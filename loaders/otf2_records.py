@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 
-
 # How OTF2 delivers the payload columns of the events table (their Arrow types are in
 # cosydb.tables): name -> (array typecode, value that means "undefined" in OTF2 and
 # becomes NULL, enum dictionary name).

@@ -11,16 +11,15 @@ import os
 import time
 from pathlib import Path
 
-import otf2
 import _otf2
+import otf2
 
 from cosydb.errors import CosyError
 
-from . import LoadResult
+from . import LoadResult, processes
 from .otf2_definitions import DefinitionError, read_definitions
 from .otf2_events import INT64_MAX, LocationError, callback_errors, describe_error, read_locations
 from .otf2_records import RECORDS, type_name
-from . import processes
 
 FORMAT = "otf2"
 IS_TRACE = True
@@ -67,8 +66,9 @@ def _open_reader(anchor: Path):
     low, high = _otf2.CHUNK_SIZE_MIN.value, _otf2.CHUNK_SIZE_MAX.value
     for what, size in zip(("event", "definition"), chunk_sizes):
         if not low <= size <= high:  # else reading the other files fails, blaming them
-            raise CosyError(anchor, f"not a readable OTF2 archive ({what} chunk size {size} "
-                            f"outside OTF2's range {low}-{high})")
+            raise CosyError(
+                anchor, f"not a readable OTF2 archive ({what} chunk size {size} outside OTF2's range {low}-{high})"
+            )
     if not definitions_file.is_file():
         raise CosyError(definitions_file, "global definition file is missing")
     with callback_errors() as errors:
@@ -85,8 +85,11 @@ def _check_clock(definitions_file: Path, clock) -> None:
         raise CosyError(definitions_file, "corrupt clock properties: timer resolution 0")
     for name in ("timer_resolution", "global_offset", "trace_length"):
         if getattr(clock, name) > INT64_MAX:
-            raise CosyError(definitions_file, f"corrupt clock properties: {name.replace('_', ' ')} "
-                            f"{getattr(clock, name)} outside the signed 64-bit range")
+            raise CosyError(
+                definitions_file,
+                f"corrupt clock properties: {name.replace('_', ' ')} "
+                f"{getattr(clock, name)} outside the signed 64-bit range",
+            )
 
 
 def _reason(error: Exception) -> str:
@@ -114,8 +117,7 @@ def _read_part(args):
         raise CosyError(path, str(error) if path.is_file() else f"{what} file is missing") from None
     except (_otf2.Error, ValueError) as error:
         files = ", ".join(f"{location}.evt" for location in locations)
-        raise CosyError(Path(anchor).with_suffix(""),
-                        f"corrupt event data in {files} ({_reason(error)})") from None
+        raise CosyError(Path(anchor).with_suffix(""), f"corrupt event data in {files} ({_reason(error)})") from None
 
 
 def _reader_died(job, how: str) -> CosyError:
@@ -154,8 +156,10 @@ def load_trace(anchor: Path, sink, workers: int | None = None) -> LoadResult:
     if workers is None:
         workers = 1 if total < PARALLEL_THRESHOLD else min(2, os.cpu_count() or 1)
     parts = _partition(sizes, max(1, min(workers, len(sizes))))
-    jobs = [(str(anchor), part, str(sink.path("events", k)), str(sink.path("metric_values", k)))
-            for k, part in enumerate(parts)]
+    jobs = [
+        (str(anchor), part, str(sink.path("events", k)), str(sink.path("metric_values", k)))
+        for k, part in enumerate(parts)
+    ]
     if len(jobs) == 1 and total < PARALLEL_THRESHOLD:
         results = [_read_part(jobs[0])]
     else:  # processes that a signal stops at once and that never outlive this one
@@ -164,34 +168,65 @@ def load_trace(anchor: Path, sink, workers: int | None = None) -> LoadResult:
 
     for location_id, s in stats.items():
         if s["read"] != s["expected"]:
-            raise CosyError(anchor.with_suffix("") / f"{location_id}.evt",
-                            f"truncated event data: read {s['read']} of the {s['expected']} events "
-                            f"{anchor.with_suffix('.def').name} announces")
+            raise CosyError(
+                anchor.with_suffix("") / f"{location_id}.evt",
+                f"truncated event data: read {s['read']} of the {s['expected']} events "
+                f"{anchor.with_suffix('.def').name} announces",
+            )
 
     modelled = {type_name(r) for r in RECORDS} | {"UNKNOWN"}
-    record_counts = [dict(location_id=loc, type=t, count=c, has_payload=t in modelled)
-                     for loc, s in sorted(stats.items()) for t, c in sorted(s["types"].items())]
+    record_counts = [
+        dict(location_id=loc, type=t, count=c, has_payload=t in modelled)
+        for loc, s in sorted(stats.items())
+        for t, c in sorted(s["types"].items())
+    ]
     warnings = definition_warnings + [
-        dict(check="timestamps_nondecreasing", location_id=loc, count=s["time_decreases"],
-             detail="event timestamp smaller than the previous event's")
-        for loc, s in sorted(stats.items()) if s["time_decreases"]]
-    warnings += [dict(check="unknown_enum_values", location_id=loc, count=u["count"],
-                      detail=f"{column} value unknown to OTF2 (first {u['value']} at event {u['seq']} "
-                             f"of {anchor.with_suffix('').name}/{loc}.evt, stored as CODE_{u['value']})")
-                 for loc, s in sorted(stats.items()) for column, u in sorted(s["unknown_enums"].items())]
+        dict(
+            check="timestamps_nondecreasing",
+            location_id=loc,
+            count=s["time_decreases"],
+            detail="event timestamp smaller than the previous event's",
+        )
+        for loc, s in sorted(stats.items())
+        if s["time_decreases"]
+    ]
+    warnings += [
+        dict(
+            check="unknown_enum_values",
+            location_id=loc,
+            count=u["count"],
+            detail=f"{column} value unknown to OTF2 (first {u['value']} at event {u['seq']} "
+            f"of {anchor.with_suffix('').name}/{loc}.evt, stored as CODE_{u['value']})",
+        )
+        for loc, s in sorted(stats.items())
+        for column, u in sorted(s["unknown_enums"].items())
+    ]
     unknown = sum(s["types"].get("UNKNOWN", 0) for s in stats.values())
     if unknown:
-        warnings.append(dict(check="unknown_records", location_id=None, count=unknown,
-                             detail="records the OTF2 library does not know (stored as UNKNOWN)"))
+        warnings.append(
+            dict(
+                check="unknown_records",
+                location_id=None,
+                count=unknown,
+                detail="records the OTF2 library does not know (stored as UNKNOWN)",
+            )
+        )
     times = [(s["first_time"], s["last_time"]) for s in stats.values() if s["first_time"] is not None]
     tables["record_counts"] = record_counts
     for name, rows in tables.items():
         sink.write(name, rows)
     phase_seconds["events"] = time.perf_counter() - started
     return LoadResult(
-        source_path=str(anchor.resolve()), number_of_locations=len(sizes), loaded=f"{total:,} events",
-        creator=creator, number_of_events=total, timer_resolution=resolution,
-        global_offset=offset, trace_length=length,
+        source_path=str(anchor.resolve()),
+        number_of_locations=len(sizes),
+        loaded=f"{total:,} events",
+        creator=creator,
+        number_of_events=total,
+        timer_resolution=resolution,
+        global_offset=offset,
+        trace_length=length,
         first_time=min(t[0] for t in times) if times else None,
         last_time=max(t[1] for t in times) if times else None,
-        warnings=warnings, phase_seconds=phase_seconds)
+        warnings=warnings,
+        phase_seconds=phase_seconds,
+    )

@@ -19,8 +19,8 @@ import pickle
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from multiprocessing.connection import wait
-from typing import Callable
 
 from cosydb import interrupts
 from cosydb.errors import CosyError
@@ -95,8 +95,9 @@ def run(function: Callable, jobs: list, died: Callable[[object, str], BaseExcept
             # no signal between fork and the worker's own signal setup (it would run our handlers)
             blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
             try:
-                process = context.Process(target=_worker, daemon=True,
-                                          args=(function, job, send, os.getpid(), watch_read, watch_write))
+                process = context.Process(
+                    target=_worker, daemon=True, args=(function, job, send, os.getpid(), watch_read, watch_write)
+                )
                 process.start()
                 workers.append((process, receive))
             finally:
@@ -121,7 +122,7 @@ def run(function: Callable, jobs: list, died: Callable[[object, str], BaseExcept
                 results[k] = value
         return results
     finally:
-        for process, receive in workers:
+        for process, _ in workers:
             if process.is_alive():
                 process.kill()
         for process, receive in workers:

@@ -18,8 +18,6 @@ import math
 import time
 from pathlib import Path
 
-import pyarrow as pa
-
 from cosydb.errors import CosyError
 from cosydb.tables import HPF_FIELDS, SM_FIELDS
 
@@ -32,10 +30,24 @@ FILE_DOC = "ASL summary input (.json, .csv)"
 
 FORMAT_VERSION = 1
 #: ASL classes of regions -> OTF2-style role and paradigm.
-OPENMP_KINDS = {"Function": "FUNCTION", "IfBlock": "CODE", "BasicBlock": "CODE", "FunctionCall": "FUNCTION",
-                "PRegion": "PARALLEL", "PSection": "SECTIONS", "PDo": "LOOP"}
-HPF_KINDS = {"HPFProcedure": "FUNCTION", "HPFLoop": "LOOP", "HPFIfBlock": "CODE", "HPFBasicBlock": "CODE",
-             "HPFProcedureCall": "FUNCTION", "HPFArrayAssignment": "CODE", "HPFRedistribute": "CODE"}
+OPENMP_KINDS = {
+    "Function": "FUNCTION",
+    "IfBlock": "CODE",
+    "BasicBlock": "CODE",
+    "FunctionCall": "FUNCTION",
+    "PRegion": "PARALLEL",
+    "PSection": "SECTIONS",
+    "PDo": "LOOP",
+}
+HPF_KINDS = {
+    "HPFProcedure": "FUNCTION",
+    "HPFLoop": "LOOP",
+    "HPFIfBlock": "CODE",
+    "HPFBasicBlock": "CODE",
+    "HPFProcedureCall": "FUNCTION",
+    "HPFArrayAssignment": "CODE",
+    "HPFRedistribute": "CODE",
+}
 SYSTEM_FIELDS = ("remote_access_time", "cache_line_size", "parallel_region_cost")
 
 
@@ -82,8 +94,7 @@ class _Checker:
 
 
 def _numbers(check: _Checker, obj: dict, where: str, fields) -> dict:
-    return {f: check.number(obj[f], f"{where}.{f}", integer=f.startswith("nr_executions"))
-            for f in fields if f in obj}
+    return {f: check.number(obj[f], f"{where}.{f}", integer=f.startswith("nr_executions")) for f in fields if f in obj}
 
 
 def detect(path: Path) -> bool:
@@ -97,8 +108,7 @@ def read(path: Path, sink, workers: int | None = None) -> LoadResult:
     tables, meta = _convert(path, document)
     for name, rows in tables.items():
         sink.write(name, rows)
-    return LoadResult(source_path=str(path.resolve()), **meta,
-                      phase_seconds={"summary": time.perf_counter() - started})
+    return LoadResult(source_path=str(path.resolve()), **meta, phase_seconds={"summary": time.perf_counter() - started})
 
 
 def _read_json(path: Path) -> dict:
@@ -125,8 +135,18 @@ def _read_csv(path: Path) -> dict:
     if not rows:
         raise CosyError(path, "no rows")
     check = _Checker(path)
-    fixed = {"paradigm", "nr_processors", "region", "kind", "parent", "ltype", "scope", "number",
-             "nr_executions", "nr_threads"}
+    fixed = {
+        "paradigm",
+        "nr_processors",
+        "region",
+        "kind",
+        "parent",
+        "ltype",
+        "scope",
+        "number",
+        "nr_executions",
+        "nr_threads",
+    }
     fields = {"openmp": SM_FIELDS, "hpf": HPF_FIELDS}.get(rows[0].get("paradigm"))
     if fields is None:
         check.fail("line 2, column paradigm", f"'{rows[0].get('paradigm')}' is not one of openmp, hpf")
@@ -147,8 +167,12 @@ def _read_csv(path: Path) -> dict:
             except ValueError:
                 check.fail(f"{where}, column {key}", f"expected a number, got '{text}'")
         if document is None:
-            document = {"cosydb_summary": FORMAT_VERSION, "paradigm": row.get("paradigm"), "regions": [],
-                        "summaries": []}
+            document = {
+                "cosydb_summary": FORMAT_VERSION,
+                "paradigm": row.get("paradigm"),
+                "regions": [],
+                "summaries": [],
+            }
             if row.get("nr_processors"):
                 document["nr_processors"] = _csv_int(check, row["nr_processors"], f"{where}, column nr_processors")
         name = row.get("region") or check.fail(where, "missing value in column 'region'")
@@ -189,8 +213,12 @@ def _csv_int(check: _Checker, text: str, where: str) -> int:
 
 def _convert(path: Path, doc) -> tuple[dict, dict]:
     check = _Checker(path)
-    check.object(doc, "document", {"cosydb_summary", "paradigm", "nr_processors", "system", "regions", "summaries"},
-                 {"cosydb_summary", "paradigm", "regions", "summaries"})
+    check.object(
+        doc,
+        "document",
+        {"cosydb_summary", "paradigm", "nr_processors", "system", "regions", "summaries"},
+        {"cosydb_summary", "paradigm", "regions", "summaries"},
+    )
     if doc["cosydb_summary"] != FORMAT_VERSION:
         check.fail("cosydb_summary", f"format version {doc['cosydb_summary']}; this cosydb reads {FORMAT_VERSION}")
     paradigm = check.text(doc["paradigm"], "paradigm", ("openmp", "hpf"))
@@ -230,10 +258,16 @@ def _convert(path: Path, doc) -> tuple[dict, dict]:
         for j, d in enumerate(check.list(r.get("decls", []), f"{where}.decls")):
             w = f"{where}.decls[{j}]"
             check.object(d, w, {"name", "alloc", "format"}, {"name"})
-            decls.append(dict(cnode_id=i, name=check.text(d["name"], f"{w}.name"),
-                              alloc=check.text(d["alloc"], f"{w}.alloc", ("DYNAMIC", "STATIC")) if "alloc" in d else None,
-                              format=check.text(d["format"], f"{w}.format", ("PRESCRIPTIVE", "TRANSCRIPTIVE", "DESCRIPTIVE"))
-                              if "format" in d else None))
+            decls.append(
+                dict(
+                    cnode_id=i,
+                    name=check.text(d["name"], f"{w}.name"),
+                    alloc=check.text(d["alloc"], f"{w}.alloc", ("DYNAMIC", "STATIC")) if "alloc" in d else None,
+                    format=check.text(d["format"], f"{w}.format", ("PRESCRIPTIVE", "TRANSCRIPTIVE", "DESCRIPTIVE"))
+                    if "format" in d
+                    else None,
+                )
+            )
     _check_tree(check, cnodes, regions)
 
     sm, variables, hpf, seen = [], [], [], set()
@@ -241,8 +275,9 @@ def _convert(path: Path, doc) -> tuple[dict, dict]:
     for i, s in enumerate(check.list(doc["summaries"], "summaries")):
         where = f"summaries[{i}]"
         if paradigm == "openmp":
-            check.object(s, where, {"region", "nr_executions", "sums", "thread_sums", "instance_sums"},
-                         {"region", "sums"})
+            check.object(
+                s, where, {"region", "nr_executions", "sums", "thread_sums", "instance_sums"}, {"region", "sums"}
+            )
         else:
             check.object(s, where, {"region", "sums", "proc_sums"}, {"region", "sums"})
         name = check.text(s["region"], f"{where}.region")
@@ -277,21 +312,53 @@ def _convert(path: Path, doc) -> tuple[dict, dict]:
                 process = check.number(p["process"], f"{w}.process", integer=True)
                 if process >= processors:
                     check.fail(f"{w}.process", f"process {process} but nr_processors is {processors}")
-                hpf.append(dict(cnode_id=cnode, location_id=thread_location(process),
-                                **_numbers(check, p, w, HPF_FIELDS)))
+                hpf.append(
+                    dict(cnode_id=cnode, location_id=thread_location(process), **_numbers(check, p, w, HPF_FIELDS))
+                )
 
-    region_table = [dict(region_id=i, name=r["name"], canonical_name=r["name"], description=r["kind"],
-                         role=kinds[r["kind"]], paradigm=paradigm.upper(), flags=None, source_file=None,
-                         begin_line=None, end_line=None) for i, r in enumerate(regions)]
-    locations = [dict(location_id=thread_location(n), name=f"{'thread' if paradigm == 'openmp' else 'process'} {n}",
-                      location_type="CPU_THREAD", location_group_id=0 if paradigm == "openmp" else n,
-                      rank=0 if paradigm == "openmp" else n, thread=n if paradigm == "openmp" else 0,
-                      number_of_events=None) for n in range(processors)]
-    tables = {"regions": region_table, "cnodes": cnodes, "locations": locations, "summary_regions": summary_regions,
-              "sm_sums": sm, "variable_accesses": variables, "hpf_sums": hpf, "hpf_decls": decls,
-              "system_constants": constants}
-    meta = dict(creator=f"ASL {paradigm} summary", number_of_locations=processors,
-                loaded=f"ASL {paradigm} summary input of {len(regions)} regions")
+    region_table = [
+        dict(
+            region_id=i,
+            name=r["name"],
+            canonical_name=r["name"],
+            description=r["kind"],
+            role=kinds[r["kind"]],
+            paradigm=paradigm.upper(),
+            flags=None,
+            source_file=None,
+            begin_line=None,
+            end_line=None,
+        )
+        for i, r in enumerate(regions)
+    ]
+    locations = [
+        dict(
+            location_id=thread_location(n),
+            name=f"{'thread' if paradigm == 'openmp' else 'process'} {n}",
+            location_type="CPU_THREAD",
+            location_group_id=0 if paradigm == "openmp" else n,
+            rank=0 if paradigm == "openmp" else n,
+            thread=n if paradigm == "openmp" else 0,
+            number_of_events=None,
+        )
+        for n in range(processors)
+    ]
+    tables = {
+        "regions": region_table,
+        "cnodes": cnodes,
+        "locations": locations,
+        "summary_regions": summary_regions,
+        "sm_sums": sm,
+        "variable_accesses": variables,
+        "hpf_sums": hpf,
+        "hpf_decls": decls,
+        "system_constants": constants,
+    }
+    meta = dict(
+        creator=f"ASL {paradigm} summary",
+        number_of_locations=processors,
+        loaded=f"ASL {paradigm} summary input of {len(regions)} regions",
+    )
     return tables, meta
 
 
@@ -302,18 +369,37 @@ def _sm_row(check, obj, where, cnode, location, instance, executions, threads, v
         w = f"{where}.accessed_variables[{j}]"
         check.object(v, w, {"var_name", "nr_remote_accesses", "size", "page_sums"}, {"var_name", "nr_remote_accesses"})
         var = check.text(v["var_name"], f"{w}.var_name")
-        variables.append(dict(cnode_id=cnode, location_id=location, var_name=var, page_no=None,
-                              nr_remote_accesses=check.number(v["nr_remote_accesses"], f"{w}.nr_remote_accesses"),
-                              size_bytes=check.number(v["size"], f"{w}.size") if "size" in v else None))
+        variables.append(
+            dict(
+                cnode_id=cnode,
+                location_id=location,
+                var_name=var,
+                page_no=None,
+                nr_remote_accesses=check.number(v["nr_remote_accesses"], f"{w}.nr_remote_accesses"),
+                size_bytes=check.number(v["size"], f"{w}.size") if "size" in v else None,
+            )
+        )
         for k, p in enumerate(check.list(v.get("page_sums", []), f"{w}.page_sums")):
             wp = f"{w}.page_sums[{k}]"
             check.object(p, wp, {"page_no", "nr_remote_accesses"}, {"page_no", "nr_remote_accesses"})
-            variables.append(dict(cnode_id=cnode, location_id=location, var_name=var,
-                                  page_no=check.number(p["page_no"], f"{wp}.page_no", integer=True),
-                                  nr_remote_accesses=check.number(p["nr_remote_accesses"], f"{wp}.nr_remote_accesses"),
-                                  size_bytes=None))
-    return dict(cnode_id=cnode, location_id=location, instance_no=instance, nr_executions=executions,
-                nr_threads=threads, **_numbers(check, obj, where, SM_FIELDS))
+            variables.append(
+                dict(
+                    cnode_id=cnode,
+                    location_id=location,
+                    var_name=var,
+                    page_no=check.number(p["page_no"], f"{wp}.page_no", integer=True),
+                    nr_remote_accesses=check.number(p["nr_remote_accesses"], f"{wp}.nr_remote_accesses"),
+                    size_bytes=None,
+                )
+            )
+    return dict(
+        cnode_id=cnode,
+        location_id=location,
+        instance_no=instance,
+        nr_executions=executions,
+        nr_threads=threads,
+        **_numbers(check, obj, where, SM_FIELDS),
+    )
 
 
 def _check_tree(check: _Checker, cnodes: list[dict], regions: list[dict]) -> None:

@@ -72,9 +72,9 @@ per_instance as (
         and at_enter.metric_id = at_leave.metric_id
         and at_enter.member_index = at_leave.member_index
     join counters as k
-        on k.experiment_id = at_enter.experiment_id
-        and k.metric_id = at_enter.metric_id
-        and k.member_index = at_enter.member_index
+        on at_enter.experiment_id = k.experiment_id
+        and at_enter.metric_id = k.metric_id
+        and at_enter.member_index = k.member_index
 ),
 
 callee_sums as (

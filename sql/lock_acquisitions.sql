@@ -37,11 +37,11 @@ select
     c.call_enter_time
 from lock_events as a
 left join releases as r
-    on r.experiment_id = a.experiment_id and r.location_group_id = a.location_group_id
-    and r.lock_id = a.lock_id and r.acquisition_order = a.acquisition_order
+    on a.experiment_id = r.experiment_id and a.location_group_id = r.location_group_id
+    and a.lock_id = r.lock_id and a.acquisition_order = r.acquisition_order
 left join releases as p
-    on p.experiment_id = a.experiment_id and p.location_group_id = a.location_group_id
-    and p.lock_id = a.lock_id and p.acquisition_order = a.acquisition_order - 1
+    on a.experiment_id = p.experiment_id and a.location_group_id = p.location_group_id
+    and a.lock_id = p.lock_id and p.acquisition_order = a.acquisition_order - 1
 left join {{ ref('event_calls') }} as c
-    on c.experiment_id = a.experiment_id and c.location_id = a.location_id and c.seq = a.seq
+    on a.experiment_id = c.experiment_id and a.location_id = c.location_id and a.seq = c.seq
 where a.type like '%ACQUIRE_LOCK'

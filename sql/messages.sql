@@ -114,6 +114,7 @@ receive_posts as (
         and r.request_id = q.request_id
         and r.seq > q.seq
 ),
+
 clock as (
     select experiment_id, global_offset, timer_resolution
     from {{ ref('experiments') }}

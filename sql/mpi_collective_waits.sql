@@ -35,7 +35,7 @@ management as (
         min(i.leave_time) over call_kind as earliest_leave
     from {{ ref('region_instances') }} as i
     join {{ ref('regions') }} as r
-        on r.experiment_id = i.experiment_id and r.region_id = i.region_id
+        on i.experiment_id = r.experiment_id and i.region_id = r.region_id
     where r.name in ('MPI_Init', 'MPI_Init_thread', 'MPI_Finalize')
     window call_kind as (partition by i.experiment_id, r.name = 'MPI_Finalize')
 ),
@@ -75,7 +75,7 @@ waits as (
                 as scan_latest_begin
         from timings
         where class = 'scan'
-    )
+    ) as s
 
     union all
 

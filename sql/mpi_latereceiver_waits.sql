@@ -47,7 +47,7 @@ send_completions as (
         end as send_complete_kind
     from messages as m
     join regions as r
-        on r.experiment_id = m.experiment_id and r.region_id = m.send_complete_call_region_id
+        on m.experiment_id = r.experiment_id and m.send_complete_call_region_id = r.region_id
 ),
 
 -- a call that completed a receive with a positive late-sender wait
@@ -71,9 +71,9 @@ waits as (
     from send_completions as s
     join experiments as x using (experiment_id)
     left join ls_candidates as c
-        on c.experiment_id = s.experiment_id
-        and c.location_id = s.send_location_id
-        and c.call_enter_seq = s.send_complete_call_enter_seq
+        on s.experiment_id = c.experiment_id
+        and s.send_location_id = c.location_id
+        and s.send_complete_call_enter_seq = c.call_enter_seq
     where s.send_complete_kind is not null
         and s.send_complete_call_leave_time > s.recv_post_call_enter_time
         and not (s.send_complete_kind = 'wait_multi' and c.call_enter_seq is not null)

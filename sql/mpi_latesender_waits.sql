@@ -45,7 +45,7 @@ waits as (
     from messages as m
     join experiments as x using (experiment_id)
     join regions as r
-        on r.experiment_id = m.experiment_id and r.region_id = m.recv_call_region_id
+        on m.experiment_id = r.experiment_id and m.recv_call_region_id = r.region_id
     where r.name not like 'MPI\_Test%' escape '\'
 )
 

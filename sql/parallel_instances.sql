@@ -46,7 +46,7 @@ forks as (
     asof left join (select * from thread_events where type = 'THREAD_JOIN') as j
         on f.experiment_id = j.experiment_id
         and f.location_id = j.location_id
-        and j.seq > f.seq
+        and f.seq < j.seq
 ),
 
 parallel_regions as (
@@ -68,7 +68,7 @@ teamed as (
     asof left join (select * from thread_events where type = 'THREAD_TEAM_BEGIN') as b
         on p.experiment_id = b.experiment_id and p.location_id = b.location_id and p.enter_seq > b.seq
     asof left join (select * from thread_events where type = 'THREAD_TEAM_END') as e
-        on p.experiment_id = e.experiment_id and p.location_id = e.location_id and e.seq > p.enter_seq
+        on p.experiment_id = e.experiment_id and p.location_id = e.location_id and p.enter_seq < e.seq
 )
 
 select

@@ -10,7 +10,8 @@
 -- (parts: "of which"); another property holding at a wait state's call path (or, for a
 -- function as a whole, at one of its calls) is listed on the most severe such place
 -- (also: "also holds here"; a wait state that is a part of it first), else on the most
--- severe other property at its place, else it is a place of its own. locations: the place's rows per (rank, thread), largest first.
+-- severe other property at its place, else it is a place of its own. locations: the
+-- place's rows per (rank, thread), largest first.
 with candidates as (
     select
         row_number() over () as id,
@@ -29,7 +30,7 @@ with candidates as (
         coalesce(r.callpath, r.region || ' (all calls)') as place
     from {{ ref('property_results') }} as r
     join {{ ref('property_catalog') }} as c
-        on c.experiment_id = r.experiment_id and c.name = r.property
+        on r.experiment_id = c.experiment_id and r.property = c.name
     where r.status = 'evaluated' and r.condition and r.location_id is null and r.severity > 0
 ),
 
@@ -40,7 +41,7 @@ leaves as (
         select 1
         from candidates as d
         join {{ ref('callpath_ancestors') }} as a
-            on a.experiment_id = d.experiment_id and a.descendant_id = d.callpath_id
+            on d.experiment_id = a.experiment_id and d.callpath_id = a.descendant_id
         where d.experiment_id = c.experiment_id and d.property = c.property
             and a.ancestor_id = c.callpath_id and a.distance > 0
     )
@@ -59,7 +60,7 @@ wait_owner as (
         arg_min(o.property, [len(o.ancestors), -o.severity]) as owner
     from waits as w
     join waits as o
-        on o.experiment_id = w.experiment_id and o.place = w.place and list_contains(w.ancestors, o.property)
+        on w.experiment_id = o.experiment_id and w.place = o.place and list_contains(w.ancestors, o.property)
     group by all
 ),
 
@@ -86,16 +87,16 @@ other_host as (
             w.property)) as host_place
     from others as o
     join wait_places as w
-        on w.experiment_id = o.experiment_id
-        and (w.callpath_id = o.callpath_id or (o.callpath_id is null and w.callpath_id is not null
-            and w.region = o.region))
+        on o.experiment_id = w.experiment_id
+        and (o.callpath_id = w.callpath_id or (o.callpath_id is null and w.callpath_id is not null
+            and o.region = w.region))
     group by all
 ),
 
 unhosted as (
     select
         o.*,
-        row_number() over (partition by o.experiment_id, o.place order by o.severity desc, o.property) as k
+        row_number() over (partition by o.experiment_id, o.place order by o.severity desc, o.property asc) as k
     from others as o
     anti join other_host as h using (id)
 ),
@@ -109,7 +110,7 @@ places as (
 -- what else holds at each place, most severe first
 also as (
     select o.experiment_id, h.host_property as property, h.host_place as place,
-        list(o.property order by o.severity desc, o.property) as also
+        list(o.property order by o.severity desc, o.property asc) as also
     from other_host as h
     join others as o using (id)
     group by all
@@ -125,7 +126,7 @@ parts as (
         o.experiment_id,
         o.owner as property,
         o.place,
-        list({'property': w.property, 'value': w.value} order by w.value desc) as parts
+        list({ 'property': w.property, 'value': w.value } order by w.value desc) as parts
     from wait_owner as o
     join waits as w using (id)
     group by all
@@ -161,7 +162,10 @@ select
     coalesce(a.also, []) as also,
     coalesce(s.parts, []) as parts,
     coalesce((
-        select list({'rank': l.rank, 'thread': l.thread, 'value': l.value} order by l.value desc, l.rank, l.thread)
+        select
+            list(
+                { 'rank': l.rank, 'thread': l.thread, 'value': l.value } order by l.value desc, l.rank asc, l.thread asc
+            )
         from located as l
         where l.experiment_id = p.experiment_id and l.property = p.property and l.place = p.place
             and l.condition_id is not distinct from p.condition_id

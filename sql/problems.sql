@@ -23,37 +23,37 @@ entries as (
         sum(severity) as severity,
         arg_max(place, [severity]) as place,
         arg_max(also, [severity]) as also,
-        list({'place': place, 'callpath': callpath, 'region': region, 'condition_id': condition_id,
-              'value': value, 'severity': severity, 'confidence': confidence, 'locations': locations}
-             order by severity desc, place) as places
+        list({ 'place': place, 'callpath': callpath, 'region': region, 'condition_id': condition_id,
+              'value': value, 'severity': severity, 'confidence': confidence, 'locations': locations }
+             order by severity desc, place asc) as places
     from places
     group by all
 ),
 
 entry_parts as (
-    select experiment_id, property, list({'property': part, 'value': value} order by value desc, part) as parts
+    select experiment_id, property, list({ 'property': part, 'value': value } order by value desc, part asc) as parts
     from (
         select p.experiment_id, p.property, x.part.property as part, sum(x.part.value) as value
         from places as p, unnest(p.parts) as x (part)
         group by all
-    )
+    ) as per_part
     group by all
 ),
 
 entry_locations as (
     select experiment_id, property,
-        list({'rank': rank, 'thread': thread, 'value': value} order by value desc, rank, thread) as locations
+        list({ 'rank': rank, 'thread': thread, 'value': value } order by value desc, rank asc, thread asc) as locations
     from (
         select p.experiment_id, p.property, x.l.rank, x.l.thread, sum(x.l.value) as value
         from places as p, unnest(p.locations) as x (l)
         group by all
-    )
+    ) as per_location
     group by all
 )
 
 select
     e.experiment_id,
-    row_number() over (partition by e.experiment_id order by e.severity desc, e.property) as rank,
+    row_number() over (partition by e.experiment_id order by e.severity desc, e.property asc) as rank,
     e.property,
     c.info,
     e.unit,
@@ -66,7 +66,7 @@ select
     coalesce(l.locations, []) as locations
 from entries as e
 join thresholds as t using (experiment_id)
-join {{ ref('property_catalog') }} as c on c.experiment_id = e.experiment_id and c.name = e.property
+join {{ ref('property_catalog') }} as c on e.experiment_id = c.experiment_id and e.property = c.name
 left join entry_parts as p using (experiment_id, property)
 left join entry_locations as l using (experiment_id, property)
 where e.severity > t.threshold

@@ -36,7 +36,10 @@ classified as (
                 then 'io'
             when role in ('RMA', 'ATOMIC') or name like 'MPI\_Win\_%' escape '\' then 'rma'
             when role = 'POINT2POINT'
-                or regexp_matches(name, '^MPI_(Send|[BSR]send|I[bsr]?send|Recv|Irecv|Mrecv|Imrecv|Sendrecv(_replace)?|(Wait|Test)(all|any|some)?|Probe|Iprobe|Mprobe|Improbe|Start(all)?|Request_free|Cancel|(Send|[BSR]send|Recv)_init)$')
+                or regexp_matches(
+                    name,
+                    '^MPI_(Send|[BSR]send|I[bsr]?send|Recv|Irecv|Mrecv|Imrecv|Sendrecv(_replace)?|(Wait|Test)(all|any|some)?|Probe|Iprobe|Mprobe|Improbe|Start(all)?|Request_free|Cancel|(Send|[BSR]send|Recv)_init)$'  -- noqa: LT05
+                )
                 then 'p2p'
             else 'management'
         end as mpi_class,

@@ -24,7 +24,9 @@ ranks as (
         experiment_id,
         property,
         place,
-        list({'rank': rank, 'thread': coalesce(thread, 0), 'value': value} order by value desc, rank, thread) as ranks
+        list(
+            { 'rank': rank, 'thread': coalesce(thread, 0), 'value': value } order by value desc, rank asc, thread asc
+        ) as ranks
     from listed
     where status = 'evaluated' and location_id is not null
     group by all
@@ -36,7 +38,7 @@ select
     len(list_filter(c.ancestors, a -> list_contains(coalesce(s.names, []), a))) as depth,
     case when l.location_id is null then coalesce(k.ranks, []) end as ranks
 from listed as l
-join {{ ref('property_catalog') }} as c on c.experiment_id = l.experiment_id and c.name = l.property
-left join shown as s on s.experiment_id = l.experiment_id
+join {{ ref('property_catalog') }} as c on l.experiment_id = c.experiment_id and l.property = c.name
+left join shown as s on l.experiment_id = s.experiment_id
 left join ranks as k
-    on k.experiment_id = l.experiment_id and k.property = l.property and k.place = l.place
+    on l.experiment_id = k.experiment_id and l.property = k.property and l.place = k.place

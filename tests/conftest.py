@@ -4,9 +4,9 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import database
-from cosydb.fixtures.generator import TraceBuilder
 from cosydb.load import load
 
 TRACES = Path(__file__).resolve().parents[2] / "shared" / "traces"
@@ -39,8 +39,15 @@ def real_trace(name: str) -> Path:
 
 
 #: The shared real traces with Scalasca's reference analysis beside them.
-SCALASCA_TRACES = ["scorep-late_sender", "scorep-late_receiver", "scorep-barrier", "scorep-collectives",
-                   "hpccg-8-small", "minife-8-small", "lulesh_hyb-8x2-small"]
+SCALASCA_TRACES = [
+    "scorep-late_sender",
+    "scorep-late_receiver",
+    "scorep-barrier",
+    "scorep-collectives",
+    "hpccg-8-small",
+    "minife-8-small",
+    "lulesh_hyb-8x2-small",
+]
 LARGE = "large/minife-16-large"
 
 
@@ -61,4 +68,5 @@ def real_db(tmp_path_factory):
             loaded[name] = scratch / f"{Path(name).name}.cosydb"
             load(trace, loaded[name])
         return loaded[name]
+
     return get

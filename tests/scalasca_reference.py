@@ -25,8 +25,10 @@ def csv_cells(folder: Path) -> dict:
         with open(path) as f:
             location = {int(r["location"]): (int(r["rank"]), int(r["thread"])) for r in csv.DictReader(f)}
     with open(next(scalasca.glob("*.all.csv"))) as f:
-        return {(r["metric"], r["callpath"], location.get(int(r["rank"]), (int(r["rank"]), 0))): float(r["value"])
-                for r in csv.DictReader(f)}
+        return {
+            (r["metric"], r["callpath"], location.get(int(r["rank"]), (int(r["rank"]), 0))): float(r["value"])
+            for r in csv.DictReader(f)
+        }
 
 
 def cube_cells(cubex: Path) -> tuple[dict, set]:
@@ -62,10 +64,13 @@ def our_cells(db: Path) -> tuple[dict, set]:
     con = database.connect(db)
     try:
         evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
-        cells = {(m, p, (r, t)): v for m, p, r, t, v in evaluation.query("""
+        cells = {
+            (m, p, (r, t)): v
+            for m, p, r, t, v in evaluation.query("""
             SELECT t.metric, c.path, l.rank, l.thread, t.inclusive FROM {{ ref('time_cube') }} t
-            JOIN callpaths c USING (callpath_id) JOIN locations l USING (location_id)""").fetchall()}
-        metrics = {m for m, in evaluation.query("SELECT metric FROM {{ ref('metric_tree') }}").fetchall()}
+            JOIN callpaths c USING (callpath_id) JOIN locations l USING (location_id)""").fetchall()
+        }
+        metrics = {m for (m,) in evaluation.query("SELECT metric FROM {{ ref('metric_tree') }}").fetchall()}
     finally:
         con.close()
     return cells, metrics
@@ -73,5 +78,8 @@ def our_cells(db: Path) -> tuple[dict, set]:
 
 def disagreements(ours: dict, theirs: dict, rel: float = 1e-3, abs_: float = 1e-9) -> list:
     """Cells (either side; absent = 0) whose values differ by more than ``rel`` (+ ``abs_``)."""
-    return [(key, ours.get(key, 0.0), theirs.get(key, 0.0)) for key in sorted(set(ours) | set(theirs))
-            if abs(ours.get(key, 0.0) - theirs.get(key, 0.0)) > abs_ + rel * abs(theirs.get(key, 0.0))]
+    return [
+        (key, ours.get(key, 0.0), theirs.get(key, 0.0))
+        for key in sorted(set(ours) | set(theirs))
+        if abs(ours.get(key, 0.0) - theirs.get(key, 0.0)) > abs_ + rel * abs(theirs.get(key, 0.0))
+    ]

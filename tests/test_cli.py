@@ -6,9 +6,7 @@ import subprocess
 import sys
 
 import pytest
-
 from cosydb.fixtures.generator import TraceBuilder
-
 from test_errors_and_atomicity import cosydb
 
 
@@ -26,10 +24,16 @@ def test_two_experiments_in_one_database(tmp_path):
     assert cosydb("load", trace(tmp_path, "b", 700), "--db", db, "--name", "long").returncode == 0
     dup = cosydb("load", trace(tmp_path, "c", 1), "--db", db, "--name", "long")
     assert dup.returncode == 2 and "already holds an experiment named 'long'" in dup.stderr
-    result = cosydb("sql", db, """
+    result = cosydb(
+        "sql",
+        db,
+        """
         SELECT x.name, sum(i.excl_s) * 1e9 AS work_ns FROM region_instances i
         JOIN experiments x USING (experiment_id) JOIN regions r USING (experiment_id, region_id)
-        WHERE r.name = 'work' GROUP BY x.name ORDER BY x.name""", "--format", "json")
+        WHERE r.name = 'work' GROUP BY x.name ORDER BY x.name""",
+        "--format",
+        "json",
+    )
     assert result.returncode == 0, result.stderr
     assert [(r["name"], round(r["work_ns"])) for r in json.loads(result.stdout)] == [("long", 1400), ("short", 200)]
     info = cosydb("info", db)
@@ -46,7 +50,9 @@ def test_default_database_path_and_moved_database(tmp_path):
     moved = tmp_path / "elsewhere.cosydb"
     shutil.move(work / "myrun.cosydb", moved)
     result = cosydb("sql", moved, "SELECT count(*) AS n FROM events", "--format", "csv")
-    assert result.returncode == 0 and result.stdout.splitlines()[1] == "12"  # 2 ranks x (program, main, work) x (enter, leave)
+    assert (
+        result.returncode == 0 and result.stdout.splitlines()[1] == "12"
+    )  # 2 ranks x (program, main, work) x (enter, leave)
 
 
 def test_catalog_written_by_other_sql_definitions_is_rewritten(tmp_path):
@@ -69,6 +75,7 @@ def test_catalog_that_cannot_be_rewritten_is_one_error(tmp_path, monkeypatch):
     """A read-only database whose catalog is out of date (tests run as root, so the file
     system's refusal is simulated)."""
     import duckdb
+
     from cosydb import database
     from cosydb.errors import CosyError
 
@@ -90,9 +97,11 @@ def test_stock_duckdb_shell_opens_the_catalog(tmp_path):
     db = tmp_path / "x.cosydb"
     assert cosydb("load", trace(tmp_path, "a", 10), "--db", db).returncode == 0
     shell = shutil.which("duckdb") or str(__import__("pathlib").Path(sys.executable).with_name("duckdb"))
-    result = subprocess.run([shell, "-csv", str(db / "cosydb.duckdb"),
-                             "SELECT count(*) AS n FROM region_instances"],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [shell, "-csv", str(db / "cosydb.duckdb"), "SELECT count(*) AS n FROM region_instances"],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["n", "6"]  # 2 ranks x (program root, main, work)
 
@@ -115,8 +124,16 @@ def test_diff_compares_two_experiments_per_property_and_call_path(tmp_path):
     result = cosydb("diff", db, "before", "after", "--property", "late_sender", "--format", "json")
     assert result.returncode == 0, result.stderr
     rows = json.loads(result.stdout)["rows"]
-    assert [(r["callpath"], round(r["value_a"] * 1e9), round(r["value_b"] * 1e9), round(r["change"] * 1e9),
-             r["relative_change"]) for r in rows] == [("prog/main/MPI_Recv", 400, 100, -300, pytest.approx(-0.75))]
+    assert [
+        (
+            r["callpath"],
+            round(r["value_a"] * 1e9),
+            round(r["value_b"] * 1e9),
+            round(r["change"] * 1e9),
+            r["relative_change"],
+        )
+        for r in rows
+    ] == [("prog/main/MPI_Recv", 400, 100, -300, pytest.approx(-0.75))]
     table = cosydb("diff", db, "before", "after", "--property", "late_sender")
     assert "-75.0%" in table.stdout and "prog/main/MPI_Recv" in table.stdout
     assert_one_line = cosydb("diff", db, "before", "nope")

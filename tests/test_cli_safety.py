@@ -4,16 +4,18 @@ file-system refusals, empty queries and traces, writing SQL and plug-in template
 import json
 
 import otf2
-
 from cosydb.fixtures.generator import TraceBuilder
-
 from test_errors_and_atomicity import cosydb
 
 
 def one_error_line(result, code=2):
     lines = result.stderr.strip().splitlines()
-    return result.returncode == code and len(lines) == 1 and lines[0].startswith("cosydb: ") \
+    return (
+        result.returncode == code
+        and len(lines) == 1
+        and lines[0].startswith("cosydb: ")
         and "Traceback" not in result.stderr
+    )
 
 
 def markup_db(tmp_path):
@@ -78,7 +80,8 @@ def test_plugin_templates_are_sandboxed(tmp_path):
     plugins.mkdir(parents=True)
     (plugins / "shell_out.sql").write_text(
         "{#---\nkind: property\nparent: null\nunit: s\ninfo: i\ndescription: d\ndiagnosis: g\n---#}\n"
-        "select '{{ cycler.__init__.__globals__.os.popen(\"touch " + str(tmp_path / "pwned") + "\").read() }}'")
+        "select '{{ cycler.__init__.__globals__.os.popen(\"touch " + str(tmp_path / "pwned") + "\").read() }}'"
+    )
     result = cosydb("report", db, "--properties-dir", plugins.parent, "--property", "shell_out")
     assert one_error_line(result) and "unsafe" in result.stderr
     assert not (tmp_path / "pwned").exists()
@@ -120,6 +123,7 @@ def test_a_trace_without_events_loads_and_reports_so(tmp_path):
 def test_resources_come_from_options_environment_or_defaults(tmp_path, monkeypatch):
     import duckdb
     import pytest
+
     from cosydb import resources
     from cosydb.errors import CosyError
 
@@ -160,8 +164,10 @@ def test_a_full_disk_is_one_line_naming_the_file(tmp_path):
     trace = real_trace("hpccg-8-small")
     small = tmp_path / "small"
     small.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(small)],
-                      capture_output=True).returncode != 0:
+    if (
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(small)], capture_output=True).returncode
+        != 0
+    ):
         pytest.skip("cannot mount a small tmpfs here")
     try:
         full = cosydb("load", trace, "--db", small / "h.cosydb")
@@ -181,8 +187,10 @@ def test_a_read_only_file_system_is_one_line_and_report_still_reports(tmp_path):
 
     place = tmp_path / "ro"
     place.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(place)],
-                      capture_output=True).returncode != 0:
+    if (
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(place)], capture_output=True).returncode
+        != 0
+    ):
         pytest.skip("cannot mount a tmpfs here")
     try:
         db = markup_db(place)

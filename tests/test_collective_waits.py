@@ -6,13 +6,20 @@ call's Enter / Leave); every expected value is computed by hand from the chosen 
 """
 
 import pytest
-
 from cosydb.fixtures.generator import TraceBuilder
 from test_properties_p2p import NS, report, rows
 
-METRICS = ("mpi_barrier_wait", "mpi_barrier_completion", "mpi_wait_nxn", "mpi_nxn_completion",
-           "mpi_earlyreduce", "mpi_earlyscan", "mpi_latebroadcast", "mpi_init_completion",
-           "mpi_finalize_wait")
+METRICS = (
+    "mpi_barrier_wait",
+    "mpi_barrier_completion",
+    "mpi_wait_nxn",
+    "mpi_nxn_completion",
+    "mpi_earlyreduce",
+    "mpi_earlyscan",
+    "mpi_latebroadcast",
+    "mpi_init_completion",
+    "mpi_finalize_wait",
+)
 
 
 def per_rank(result, prop):

@@ -12,12 +12,11 @@ import math
 
 import otf2
 import pytest
+from conftest import real_trace, rows
+from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import database
-from cosydb.fixtures.generator import TraceBuilder
 from cosydb.load import load
-
-from conftest import real_trace, rows
 
 PAPI = "ping-pong-otf2-papi"
 ROOT = "<program root>"
@@ -70,14 +69,20 @@ def papi(real_db):
 
 
 def cosydb_counter_deltas(con):
-    return {(r["region"], r["rank"], r["counter"]): [r["visits"], r["incl"], r["excl"]] for r in rows(con, f"""
+    return {
+        (r["region"], r["rank"], r["counter"]): [r["visits"], r["incl"], r["excl"]]
+        for r in rows(
+            con,
+            f"""
         SELECT CASE WHEN g.role = 'ARTIFICIAL' THEN '{ROOT}' ELSE g.name END AS region, l.rank, c.counter,
                count(*) AS visits, sum(c.incl) AS incl, sum(c.excl) AS excl
         FROM counter_instances c
         JOIN region_instances i USING (experiment_id, location_id, enter_seq)
         JOIN regions g USING (experiment_id, region_id)
         JOIN locations l USING (experiment_id, location_id)
-        GROUP BY ALL""")}
+        GROUP BY ALL""",
+        )
+    }
 
 
 def test_real_trace_counters_per_region_and_rank_equal_the_raw_records(papi):
@@ -133,13 +138,20 @@ def counter_run():
 
 
 EXPECTED = {  # (region, rank, counter): [visits, incl, excl], by hand from counter_run
-    ("init", 0, "PAPI_TOT_CYC"): [1, 300, 300], ("init", 0, "PAPI_L2_TCM"): [1, 30, 30],
-    ("kernel", 0, "PAPI_TOT_CYC"): [2, 3000, 3000], ("kernel", 0, "PAPI_L2_TCM"): [2, 100, 100],
-    ("solve", 0, "PAPI_TOT_CYC"): [1, 3500, 500], ("solve", 0, "PAPI_L2_TCM"): [1, 105, 5],
-    ("main", 0, "PAPI_TOT_CYC"): [1, 300 + 50 + 3500 + 7, 57], ("main", 0, "PAPI_L2_TCM"): [1, 138, 3],
-    ("a", 1, "PAPI_TOT_CYC"): [1, 10, 10], ("a", 1, "PAPI_L2_TCM"): [1, 1, 1],
-    ("b", 1, "PAPI_TOT_CYC"): [1, 20, 20], ("b", 1, "PAPI_L2_TCM"): [1, 2, 2],
-    ("main", 1, "PAPI_TOT_CYC"): [1, 34, 4], ("main", 1, "PAPI_L2_TCM"): [1, 3, 0],
+    ("init", 0, "PAPI_TOT_CYC"): [1, 300, 300],
+    ("init", 0, "PAPI_L2_TCM"): [1, 30, 30],
+    ("kernel", 0, "PAPI_TOT_CYC"): [2, 3000, 3000],
+    ("kernel", 0, "PAPI_L2_TCM"): [2, 100, 100],
+    ("solve", 0, "PAPI_TOT_CYC"): [1, 3500, 500],
+    ("solve", 0, "PAPI_L2_TCM"): [1, 105, 5],
+    ("main", 0, "PAPI_TOT_CYC"): [1, 300 + 50 + 3500 + 7, 57],
+    ("main", 0, "PAPI_L2_TCM"): [1, 138, 3],
+    ("a", 1, "PAPI_TOT_CYC"): [1, 10, 10],
+    ("a", 1, "PAPI_L2_TCM"): [1, 1, 1],
+    ("b", 1, "PAPI_TOT_CYC"): [1, 20, 20],
+    ("b", 1, "PAPI_L2_TCM"): [1, 2, 2],
+    ("main", 1, "PAPI_TOT_CYC"): [1, 34, 4],
+    ("main", 1, "PAPI_L2_TCM"): [1, 3, 0],
 }  # the program root: no records at ProgramBegin / ProgramEnd, no counter values
 
 
@@ -165,10 +177,16 @@ def test_constructed_counter_deltas_by_hand(tmp_path):
     got = cosydb_counter_deltas(con)
     assert got == EXPECTED
     # and the summary per call path: sums of the instances
-    summary = {(r["path"], r["rank"]): (r["executions"], r["incl"], r["excl"]) for r in rows(con, """
+    summary = {
+        (r["path"], r["rank"]): (r["executions"], r["incl"], r["excl"])
+        for r in rows(
+            con,
+            """
         SELECT c.path, l.rank, s.executions, s.incl, s.excl FROM counter_summary s
         JOIN callpaths c USING (experiment_id, callpath_id) JOIN locations l USING (experiment_id, location_id)
-        WHERE s.counter = 'PAPI_L2_TCM'""")}
+        WHERE s.counter = 'PAPI_L2_TCM'""",
+        )
+    }
     assert summary[("prog/main/solve/kernel", 0)] == (2, 100, 100)
     assert summary[("prog/main/solve", 0)] == (1, 105, 5)
     assert summary[("prog/main", 1)] == (1, 3, 0) and ("prog", 1) not in summary
@@ -192,8 +210,11 @@ def test_zero_denominator_ratio_is_not_evaluable_never_inf(tmp_path):
     assert result["bottleneck"] is None or "cache" not in result["bottleneck"]
     assert not [r for r in result["results"] if "cache" in r["property"] and r["status"] == "evaluated"]
     con = database.connect(db)
-    stored = rows(con, "SELECT property, callpath, location_id, condition, severity, value, is_problem "
-                       "FROM property_results WHERE status = 'evaluated'")
+    stored = rows(
+        con,
+        "SELECT property, callpath, location_id, condition, severity, value, is_problem "
+        "FROM property_results WHERE status = 'evaluated'",
+    )
     con.close()
     assert all(r["severity"] is None or math.isfinite(r["severity"]) for r in stored)
     cache = {(r["property"], r["callpath"], r["location_id"]): r for r in stored if "cache" in r["property"]}

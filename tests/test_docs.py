@@ -10,14 +10,16 @@ from cosydb import catalog, database, docs, tables
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
-@pytest.mark.parametrize("name, generate", [
-    ("properties.md", lambda: docs.properties_markdown(catalog.load())),
-    ("schema.md", docs.schema_markdown),
-])
+@pytest.mark.parametrize(
+    "name, generate",
+    [
+        ("properties.md", lambda: docs.properties_markdown(catalog.load())),
+        ("schema.md", docs.schema_markdown),
+    ],
+)
 def test_generated_docs_have_not_drifted(name, generate):
     written = (DOCS / name).read_text()
-    assert written == generate(), (f"docs/{name} differs from its sources; regenerate it: "
-                                   "python -m cosydb.check --fix")
+    assert written == generate(), f"docs/{name} differs from its sources; regenerate it: python -m cosydb.check --fix"
 
 
 def test_every_entry_table_and_object_is_documented():
@@ -31,8 +33,10 @@ def test_every_entry_table_and_object_is_documented():
 def test_the_database_describes_its_tables_and_views(real_db):
     con = database.connect(real_db("scorep-late_sender"))
     try:
-        comments = dict(((t, c), m) for t, c, m in con.execute(
-            "SELECT table_name, column_name, comment FROM duckdb_columns()").fetchall())
+        comments = dict(
+            ((t, c), m)
+            for t, c, m in con.execute("SELECT table_name, column_name, comment FROM duckdb_columns()").fetchall()
+        )
         views = dict(con.execute("SELECT view_name, comment FROM duckdb_views() WHERE NOT internal").fetchall())
     finally:
         con.close()

@@ -6,15 +6,14 @@ import json
 import re
 
 import pytest
+from conftest import real_trace
+from cosydb.fixtures.generator import TraceBuilder
+from test_errors_and_atomicity import cosydb
 
 from cosydb import catalog, database, engine
 from cosydb.errors import CosyError
-from cosydb.fixtures.generator import TraceBuilder
 from cosydb.load import load
 from cosydb.report import run
-
-from conftest import real_trace
-from test_errors_and_atomicity import cosydb
 
 PLUGIN_PATTERN = """{#---
 kind: pattern
@@ -58,7 +57,7 @@ def quoted_region_db(tmp_path):
     with b[0].open("main", 0, 1000):
         b[0].mpi_send(500, 520, dst=1, tag=0, nbytes=8)
     with b[1].open("main", 0, 1000):
-        with b[1].open("it's \"odd\"; drop table x", 50, 700):
+        with b[1].open('it\'s "odd"; drop table x', 50, 700):
             b[1].mpi_recv(100, 600, src=0, tag=0, nbytes=8)
     load(b.write(tmp_path / "q"), tmp_path / "q.cosydb")
     return tmp_path / "q.cosydb"
@@ -66,22 +65,40 @@ def quoted_region_db(tmp_path):
 
 def test_catalog_names_and_hierarchy():
     cat = catalog.load()
-    for name in ("late_sender", "late_receiver", "wrong_order_ls", "wrong_order_lr", "messages_in_wrong_order",
-                 "mpi_latesender", "mpi_latereceiver", "total_cost", "comm_cost", "sync_cost", "io_cost"):
+    for name in (
+        "late_sender",
+        "late_receiver",
+        "wrong_order_ls",
+        "wrong_order_lr",
+        "messages_in_wrong_order",
+        "mpi_latesender",
+        "mpi_latereceiver",
+        "total_cost",
+        "comm_cost",
+        "sync_cost",
+        "io_cost",
+    ):
         assert cat[name].kind == "property", name
     assert cat["wrong_order_ls"].parent == "late_sender" and cat["comm_cost"].parent == "total_cost"
     order = [p.name for p, _ in catalog.tree_order(cat)]
-    assert order.index("total_cost") < order.index("comm_cost") < order.index("late_sender") < order.index("wrong_order_ls")
+    assert (
+        order.index("total_cost")
+        < order.index("comm_cost")
+        < order.index("late_sender")
+        < order.index("wrong_order_ls")
+    )
 
 
 def test_plan_runs_each_pattern_once_general_first():
     cat = catalog.load()
     names = [item.prop.name for item in engine.plan(cat, database.object_names())]
     assert len(names) == len(set(names))
-    for specific, general in (("wrong_order_ls_matches", "late_sender_matches"),
-                              ("late_sender_matches", "receive_matches"),
-                              ("wrong_order_ls_matches", "wrong_order_matches"),
-                              ("late_sender", "late_sender_matches")):
+    for specific, general in (
+        ("wrong_order_ls_matches", "late_sender_matches"),
+        ("late_sender_matches", "receive_matches"),
+        ("wrong_order_ls_matches", "wrong_order_matches"),
+        ("late_sender", "late_sender_matches"),
+    ):
         assert names.index(general) < names.index(specific)
 
 
@@ -91,26 +108,37 @@ def test_plugin_with_quoted_region_parameter(tmp_path):
     plugins.mkdir(parents=True)
     (plugins / "focused_late_sender_matches.sql").write_text(PLUGIN_PATTERN)
     (plugins / "focused_late_sender.sql").write_text(PLUGIN_PROPERTY)
-    region = "it's \"odd\"; drop table x"
-    result = run(db, threshold=0, properties=["focused_late_sender", "late_sender"], properties_dirs=[plugins.parent],
-                 params={"p_focus": region}, region=region)
+    region = 'it\'s "odd"; drop table x'
+    result = run(
+        db,
+        threshold=0,
+        properties=["focused_late_sender", "late_sender"],
+        properties_dirs=[plugins.parent],
+        params={"p_focus": region},
+        region=region,
+    )
     values = {(r["property"], r["callpath"]): r["value"] for r in result["results"] if r["rank"] is None}
     path = f"prog/main/{region}/MPI_Recv"
-    assert values == {("focused_late_sender", path): pytest.approx(400e-9), ("late_sender", path): pytest.approx(400e-9)}
+    assert values == {
+        ("focused_late_sender", path): pytest.approx(400e-9),
+        ("late_sender", path): pytest.approx(400e-9),
+    }
 
 
 def test_bad_property_files_are_reported_with_their_path(tmp_path):
     bad = tmp_path / "props" / "x"
     bad.mkdir(parents=True)
-    (bad / "broken.sql").write_text("{#---\nkind: property\nparent: nowhere\nunit: s\ninfo: i\n"
-                                    "description: d\ndiagnosis: g\n---#}\nselect 1")
+    (bad / "broken.sql").write_text(
+        "{#---\nkind: property\nparent: nowhere\nunit: s\ninfo: i\ndescription: d\ndiagnosis: g\n---#}\nselect 1"
+    )
     with pytest.raises(CosyError, match="parent 'nowhere' is not a property"):
         catalog.load([tmp_path / "props"])
     (bad / "broken.sql").write_text("select 1")
     with pytest.raises(CosyError, match="broken.sql: no .* YAML header"):
         catalog.load([tmp_path / "props"])
-    (bad / "broken.sql").write_text("{#---\nkind: property\nparent: null\nunit: minutes\ninfo: i\n"
-                                    "description: d\ndiagnosis: g\n---#}\nselect 1")
+    (bad / "broken.sql").write_text(
+        "{#---\nkind: property\nparent: null\nunit: minutes\ninfo: i\ndescription: d\ndiagnosis: g\n---#}\nselect 1"
+    )
     with pytest.raises(CosyError, match="unit must be one of"):
         catalog.load([tmp_path / "props"])
     (bad / "broken.sql").write_text("{#---\nlike: broken\ninfo: i\n---#}\nselect 1")
@@ -123,11 +151,17 @@ def test_like_takes_the_header_of_another_entry(tmp_path):
     plugins.mkdir()
     (plugins / "l3_cache_misses.sql").write_text(
         "{#---\nlike: l2_cache_misses\ninfo: L3 misses.\n"
-        "params:\n  p_counter: {default: PAPI_L3_TCM, counter: true, doc: The miss counter.}\n---#}\nselect 1")
+        "params:\n  p_counter: {default: PAPI_L3_TCM, counter: true, doc: The miss counter.}\n---#}\nselect 1"
+    )
     entries = catalog.load([plugins])
     mine, base = entries["l3_cache_misses"], entries["l2_cache_misses"]
     assert (mine.info, mine.kind, mine.unit, mine.requires, mine.diagnosis) == (
-        "L3 misses.", "property", "count", ["papi"], base.diagnosis)
+        "L3 misses.",
+        "property",
+        "count",
+        ["papi"],
+        base.diagnosis,
+    )
     assert mine.params["p_counter"]["default"] == "PAPI_L3_TCM"
     assert mine.params["p_load_counter"] == base.params["p_load_counter"]
 
@@ -140,11 +174,19 @@ def test_results_are_stored_and_queryable(tmp_path):
         SELECT property, callpath, rank, value, is_problem, threshold FROM property_results
         WHERE property = 'late_sender' ORDER BY rank NULLS FIRST""").fetchall()
     assert [(r[0], r[2], round(r[3] * 1e9), r[4], r[5]) for r in stored] == [
-        ("late_sender", None, 400, True, 0.05), ("late_sender", 1, 400, True, 0.05)]
-    not_evaluable = dict(con.execute("SELECT property, status FROM property_results WHERE status <> 'evaluated'").fetchall())
-    # an MPI trace without counters, OpenMP, summary input or baseline: exactly the entries needing those are not evaluable
-    needs = {p.name for p in catalog.load().values() if p.kind == "property"
-             and {"papi", "openmp", "openmp_summary", "hpf_summary", "baseline"} & set(p.requires)}
+        ("late_sender", None, 400, True, 0.05),
+        ("late_sender", 1, 400, True, 0.05),
+    ]
+    not_evaluable = dict(
+        con.execute("SELECT property, status FROM property_results WHERE status <> 'evaluated'").fetchall()
+    )
+    # an MPI trace without counters, OpenMP, summary input or baseline: exactly the entries
+    # needing those are not evaluable
+    needs = {
+        p.name
+        for p in catalog.load().values()
+        if p.kind == "property" and {"papi", "openmp", "openmp_summary", "hpf_summary", "baseline"} & set(p.requires)
+    }
     assert needs and set(not_evaluable) == needs
     assert {v for k, v in not_evaluable.items() if k.startswith("l1_")} == {"not evaluable: no PAPI metrics"}
     assert not_evaluable["hpf_costs"] == "not evaluable: no HPF region summaries (ASL summary input)"
@@ -170,31 +212,53 @@ def test_report_cli_formats_and_errors(tmp_path):
     assert explained.returncode == 0 and "from late_sender_matches" in explained.stdout
 
 
-COLLECTIVE_METRICS = ("mpi_barrier_wait", "mpi_barrier_completion", "mpi_wait_nxn", "mpi_nxn_completion",
-                      "mpi_earlyreduce", "mpi_earlyscan", "mpi_latebroadcast", "mpi_init_completion",
-                      "mpi_finalize_wait")
+COLLECTIVE_METRICS = (
+    "mpi_barrier_wait",
+    "mpi_barrier_completion",
+    "mpi_wait_nxn",
+    "mpi_nxn_completion",
+    "mpi_earlyreduce",
+    "mpi_earlyscan",
+    "mpi_latebroadcast",
+    "mpi_init_completion",
+    "mpi_finalize_wait",
+)
 SCALASCA_METRICS = (
     [("scorep-late_sender", "mpi_latesender"), ("scorep-late_receiver", "mpi_latereceiver")]
     + [("scorep-collectives", metric) for metric in COLLECTIVE_METRICS]
-    + [("scorep-barrier", metric) for metric in
-       ("mpi_barrier_wait", "mpi_barrier_completion", "mpi_init_completion", "mpi_finalize_wait")]
-    + [(trace, metric) for trace in ("hpccg-8-small", "minife-8-small")
-       for metric in ("mpi_latesender", "mpi_latesender_wo", "mpi_lswo_different", "mpi_latereceiver")]
-    + [("hpccg-8-small", metric) for metric in
-       ("mpi_wait_nxn", "mpi_nxn_completion", "mpi_init_completion", "mpi_finalize_wait")])
+    + [
+        ("scorep-barrier", metric)
+        for metric in ("mpi_barrier_wait", "mpi_barrier_completion", "mpi_init_completion", "mpi_finalize_wait")
+    ]
+    + [
+        (trace, metric)
+        for trace in ("hpccg-8-small", "minife-8-small")
+        for metric in ("mpi_latesender", "mpi_latesender_wo", "mpi_lswo_different", "mpi_latereceiver")
+    ]
+    + [
+        ("hpccg-8-small", metric)
+        for metric in ("mpi_wait_nxn", "mpi_nxn_completion", "mpi_init_completion", "mpi_finalize_wait")
+    ]
+)
 
 
 @pytest.mark.parametrize("trace, metric", SCALASCA_METRICS)
 def test_scalasca_metrics_on_real_traces(real_db, trace, metric):
     folder = real_trace(trace)
     result = run(real_db(trace), threshold=0, properties=[metric])
-    ours = {(r["callpath"], r["rank"]): r["value"] for r in result["results"]
-            if r["property"] == metric and r["rank"] is not None}
+    ours = {
+        (r["callpath"], r["rank"]): r["value"]
+        for r in result["results"]
+        if r["property"] == metric and r["rank"] is not None
+    }
     with open(next((folder / "scalasca").glob("*.totals.csv"))) as f:
         total = next(float(r["total"]) for r in csv.DictReader(f) if r["metric"] == metric)
     with open(next((folder / "scalasca").glob("*.all.csv"))) as f:
-        theirs = {(r["callpath"], int(r["rank"])): float(r["value"])
-                  for r in csv.DictReader(f) if r["metric"] == metric and float(r["value"]) > 0}
+        theirs = {
+            (r["callpath"], int(r["rank"])): float(r["value"])
+            for r in csv.DictReader(f)
+            if r["metric"] == metric and float(r["value"]) > 0
+        }
     assert total > 0
     assert sum(ours.values()) == pytest.approx(total, rel=1e-3)
     assert set(ours) == set(theirs)
@@ -208,10 +272,12 @@ def test_property_without_its_data_is_reported_not_evaluable(tmp_path):
     plugins.mkdir(parents=True)
     (plugins / "needs_counters.sql").write_text(
         "{#---\nkind: property\nparent: null\nunit: count\nrequires: [papi]\ninfo: i\n"
-        "description: d\ndiagnosis: g\n---#}\nselect * from {{ ref('counter_summary') }}")
+        "description: d\ndiagnosis: g\n---#}\nselect * from {{ ref('counter_summary') }}"
+    )
     result = run(db, properties=["needs_counters"], properties_dirs=[plugins.parent])
     assert [(r["property"], r["status"], r["condition"], r["value"]) for r in result["results"]] == [
-        ("needs_counters", "not evaluable: no PAPI metrics", None, None)]
+        ("needs_counters", "not evaluable: no PAPI metrics", None, None)
+    ]
     con = database.connect(db)
     assert con.execute("SELECT status FROM property_results").fetchall() == [("not evaluable: no PAPI metrics",)]
 
@@ -238,27 +304,38 @@ def test_cube_command_shows_and_stores_the_severity_cube(tmp_path):
     assert metrics["mpi_sync_collective"]["inclusive"] == pytest.approx(1300e-9)
     assert metrics["mpi_sync_collective"]["exclusive"] == pytest.approx(300e-9)
     assert metrics["mpi_barrier_wait"]["inclusive"] == pytest.approx(1000e-9)
-    assert metrics["comp"]["inclusive"] == pytest.approx(1700e-9) and metrics["time"]["inclusive"] == pytest.approx(3000e-9)
+    assert metrics["comp"]["inclusive"] == pytest.approx(1700e-9) and metrics["time"]["inclusive"] == pytest.approx(
+        3000e-9
+    )
     assert metrics["visits"]["inclusive"] == 9 and metrics["mpi_barrier_wait"]["depth"] == 5
     con = database.connect(tmp_path / "run.cosydb")
     stored = con.execute("""SELECT c.path, s.location_id, s.inclusive FROM severity_cube s
                             JOIN callpaths c USING (callpath_id) WHERE s.metric = 'mpi_barrier_wait'
                             ORDER BY s.location_id""").fetchall()
-    assert [(p, l, round(v * 1e9)) for p, l, v in stored] == [("prog/main/MPI_Barrier", 0, 600),
-                                                             ("prog/main/MPI_Barrier", 1, 400)]
+    assert [(p, loc, round(v * 1e9)) for p, loc, v in stored] == [
+        ("prog/main/MPI_Barrier", 0, 600),
+        ("prog/main/MPI_Barrier", 1, 400),
+    ]
 
 
-@pytest.mark.parametrize("select, error", [
-    ("select 1::bigint as callpath_id, 'x' as idle_s", "returns idle_s is VARCHAR, declared DOUBLE"),
-    ("select 1::bigint as callpath_id", "returns columns callpath_id; it declares callpath_id, idle_s"),
-    ("select 2.5 as idle_s, 1 as callpath_id", "returns columns idle_s, callpath_id; it declares callpath_id, idle_s"),
-])
+@pytest.mark.parametrize(
+    "select, error",
+    [
+        ("select 1::bigint as callpath_id, 'x' as idle_s", "returns idle_s is VARCHAR, declared DOUBLE"),
+        ("select 1::bigint as callpath_id", "returns columns callpath_id; it declares callpath_id, idle_s"),
+        (
+            "select 2.5 as idle_s, 1 as callpath_id",
+            "returns columns idle_s, callpath_id; it declares callpath_id, idle_s",
+        ),
+    ],
+)
 def test_a_pattern_returns_the_columns_it_declares(real_db, tmp_path, select, error):
     plugins = tmp_path / "props" / "mine"
     plugins.mkdir(parents=True)
     (plugins / "my_pattern.sql").write_text(
         "{#---\nkind: pattern\nparent: null\nunit: s\ncolumns: {callpath_id: BIGINT, idle_s: DOUBLE}\n"
-        f"info: i\ndescription: d\ndiagnosis: g\n---#}}\n{select}")
+        f"info: i\ndescription: d\ndiagnosis: g\n---#}}\n{select}"
+    )
     con = database.connect(real_db("scorep-late_sender"))
     try:
         with pytest.raises(CosyError, match=f"my_pattern.sql: {re.escape(error)}$"):
@@ -266,7 +343,8 @@ def test_a_pattern_returns_the_columns_it_declares(real_db, tmp_path, select, er
         # integers of any width, NULL columns and decimals are accepted for their family
         (plugins / "my_pattern.sql").write_text(
             "{#---\nkind: pattern\nparent: null\nunit: s\ncolumns: {callpath_id: BIGINT, idle_s: DOUBLE}\n"
-            "info: i\ndescription: d\ndiagnosis: g\n---#}\nselect sum(1::bigint) as callpath_id, 2.5 as idle_s")
+            "info: i\ndescription: d\ndiagnosis: g\n---#}\nselect sum(1::bigint) as callpath_id, 2.5 as idle_s"
+        )
         assert engine.evaluate(con, catalog.load([plugins.parent]), 1, {}, ["my_pattern"]).evaluated("my_pattern")
     finally:
         con.close()
@@ -275,7 +353,8 @@ def test_a_pattern_returns_the_columns_it_declares(real_db, tmp_path, select, er
 def test_a_pattern_without_declared_columns_is_refused(tmp_path):
     plugins = tmp_path / "props" / "mine"
     plugins.mkdir(parents=True)
-    (plugins / "bare.sql").write_text("{#---\nkind: pattern\nparent: null\nunit: s\ninfo: i\ndescription: d\n"
-                                      "diagnosis: g\n---#}\nselect 1 as x")
+    (plugins / "bare.sql").write_text(
+        "{#---\nkind: pattern\nparent: null\nunit: s\ninfo: i\ndescription: d\ndiagnosis: g\n---#}\nselect 1 as x"
+    )
     with pytest.raises(CosyError, match="bare.sql: a pattern declares its output columns"):
         catalog.load([plugins.parent])

@@ -5,12 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from cosydb.fixtures.generator import TraceBuilder
-
 from conftest import real_trace
-
+from cosydb.fixtures.generator import TraceBuilder
 
 COSYDB = str(Path(sys.executable).with_name("cosydb"))  # the installed console script
 

@@ -2,14 +2,13 @@
 (pycubexr), every value compared with the database's severity_cube."""
 
 import pytest
+from conftest import real_trace
+from cosydb.fixtures.generator import TraceBuilder
 from pycubexr import CubexParser
+from test_errors_and_atomicity import cosydb
 
 from cosydb import database
-from cosydb.fixtures.generator import TraceBuilder
 from cosydb.load import load
-
-from conftest import real_trace
-from test_errors_and_atomicity import cosydb
 
 
 def read_cubex(path):

@@ -27,7 +27,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import TRACES, real_trace
 
 SEED = 14
@@ -38,8 +37,9 @@ TRACE = "ping-pong-otf2"
 
 def trace_files(run: Path) -> list[str]:
     """The files of an OTF2 archive: the anchor, the global and local definitions, the events."""
-    return sorted(p.relative_to(run).as_posix() for p in run.rglob("*")
-                  if p.is_file() and p.suffix in (".otf2", ".def", ".evt"))
+    return sorted(
+        p.relative_to(run).as_posix() for p in run.rglob("*") if p.is_file() and p.suffix in (".otf2", ".def", ".evt")
+    )
 
 
 def mutate(run: Path, k: int, seed: int = SEED) -> tuple[str, str]:
@@ -75,12 +75,14 @@ def make_mutant(source: Path, directory: Path, k: int, seed: int = SEED) -> tupl
 
 # -- the helper interpreter: forks one child per load --------------------------------------
 
+
 def _serve() -> None:
     """Read JSON jobs ``{"args": [...], "out": path, "err": path}`` from stdin, run each in a
     forked child, answer ``{"status": code | "hang" | "signal N", "seconds": s}``."""
+    import cosydb.loaders.otf2_trace  # noqa: F401
+
     import cosydb.cli
     import cosydb.load  # noqa: F401 - imported once, before the forks
-    import cosydb.loaders.otf2_trace  # noqa: F401
 
     for line in sys.stdin:
         job = json.loads(line)
@@ -102,6 +104,7 @@ def _serve() -> None:
                     code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
                 except BaseException:  # noqa: BLE001 - escaped the CLI: shows as a traceback
                     import traceback
+
                     traceback.print_exc()
                     code = 1
                 sys.stdout.flush()
@@ -112,8 +115,7 @@ def _serve() -> None:
         while True:
             done, status = os.waitpid(pid, os.WNOHANG)
             if done:
-                result = (os.WEXITSTATUS(status) if os.WIFEXITED(status)
-                          else f"signal {os.WTERMSIG(status)}")
+                result = os.WEXITSTATUS(status) if os.WIFEXITED(status) else f"signal {os.WTERMSIG(status)}"
                 break
             if time.monotonic() > deadline:
                 os.kill(pid, signal.SIGKILL)
@@ -128,14 +130,19 @@ class Loader:
     """``cosydb load`` in forked children of one helper interpreter."""
 
     def __init__(self):
-        self.process = subprocess.Popen([sys.executable, __file__, "--serve"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
 
     def load(self, run: Path, db: Path, scratch: Path, *options: str, timeout: float = TIMEOUT):
         """(exit code or 'hang' / 'signal N', stdout, stderr, seconds) of ``cosydb load run --db db``."""
         out, err = scratch / "stdout", scratch / "stderr"
-        job = {"args": ["load", str(run), "--db", str(db), *options], "out": str(out), "err": str(err),
-               "timeout": timeout}
+        job = {
+            "args": ["load", str(run), "--db", str(db), *options],
+            "out": str(out),
+            "err": str(err),
+            "timeout": timeout,
+        }
         self.process.stdin.write(json.dumps(job) + "\n")
         self.process.stdin.flush()
         reply = self.process.stdout.readline()
@@ -196,8 +203,10 @@ def fuzz(source: Path, directory: Path, mutants: int, seed: int = SEED, loader: 
             outcomes["loaded" if status == 0 else f"exit {status}"] += 1
             problems = check(run, target, db, status, stdout, stderr)
             if problems:
-                failures.append(f"mutant {k} ({target} {what}): {'; '.join(problems)}\n    "
-                                + "\n    ".join(stderr.strip().splitlines()[-5:]))
+                failures.append(
+                    f"mutant {k} ({target} {what}): {'; '.join(problems)}\n    "
+                    + "\n    ".join(stderr.strip().splitlines()[-5:])
+                )
             shutil.rmtree(run.parent, ignore_errors=True)
             shutil.rmtree(db, ignore_errors=True)
     finally:
@@ -219,12 +228,14 @@ def test_damaged_traces_fail_cleanly(tmp_path):
 def test_the_mutants_damage_every_file_both_ways(tmp_path):
     source = real_trace(TRACE)
     files = trace_files(source)
-    kinds = {(target, what.split()[0]) for k in range(MUTANTS)
-             for _, target, what in [make_mutant(source, tmp_path, k)]}
+    kinds = {
+        (target, what.split()[0]) for k in range(MUTANTS) for _, target, what in [make_mutant(source, tmp_path, k)]
+    }
     assert kinds == {(f, kind) for f in files for kind in ("flipped", "cut")}
 
 
 # -- the classes of damage the fuzzer found, one each ---------------------------------------
+
 
 @pytest.fixture(scope="module")
 def loader():
@@ -257,7 +268,7 @@ def test_string_not_utf8_in_global_definitions(loader, tmp_path):
     run = copy_trace("ping-pong-otf2", tmp_path)
     data = (run / "traces.def").read_bytes()
     i = data.index(b"MPI_Send")
-    (run / "traces.def").write_bytes(data[:i] + b"\xff" + data[i + 1:])
+    (run / "traces.def").write_bytes(data[:i] + b"\xff" + data[i + 1 :])
     line = load_fails(loader, run, tmp_path, "/traces.def: corrupt or truncated global definitions")
     assert "not valid UTF-8" in line
 
@@ -304,16 +315,23 @@ def test_unknown_enum_values_are_load_warnings(tmp_path):
 
     with otf2.writer.open(str(tmp_path / "run"), timer_resolution=1000) as trace:
         defs = trace.definitions
-        group = defs.location_group("MPI Rank 0", location_group_type=LocationGroupType.PROCESS,
-                                    system_tree_parent=defs.system_tree_node("machine"))
+        group = defs.location_group(
+            "MPI Rank 0",
+            location_group_type=LocationGroupType.PROCESS,
+            system_tree_parent=defs.system_tree_node("machine"),
+        )
         location = defs.location("Master thread", type=LocationType.CPU_THREAD, group=group)
         defs.group("", group_type=GroupType.COMM_LOCATIONS, paradigm=Paradigm.MPI, members=[location])
-        world = defs.comm("MPI_COMM_WORLD", group=defs.group("", group_type=GroupType.COMM_GROUP,
-                                                             paradigm=Paradigm.MPI, members=[location]))
-        main = defs.region("main", region_role=RegionRole.FUNCTION, paradigm=Paradigm.USER,
-                           region_flags=otf2.RegionFlag(3))  # DYNAMIC|PHASE: known flags
-        barrier = defs.region("MPI_Barrier", region_role=RegionRole.BARRIER, paradigm=Paradigm.MPI,
-                              region_flags=otf2.RegionFlag(8))  # no such flag
+        world = defs.comm(
+            "MPI_COMM_WORLD",
+            group=defs.group("", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI, members=[location]),
+        )
+        main = defs.region(
+            "main", region_role=RegionRole.FUNCTION, paradigm=Paradigm.USER, region_flags=otf2.RegionFlag(3)
+        )  # DYNAMIC|PHASE: known flags
+        barrier = defs.region(
+            "MPI_Barrier", region_role=RegionRole.BARRIER, paradigm=Paradigm.MPI, region_flags=otf2.RegionFlag(8)
+        )  # no such flag
         writer = trace.event_writer_from_location(location)
         writer.enter(10, main)
         writer.enter(20, barrier)
@@ -322,21 +340,27 @@ def test_unknown_enum_values_are_load_warnings(tmp_path):
         writer.leave(40, barrier)
         writer.leave(50, main)
     db = tmp_path / "x.cosydb"
-    result = subprocess.run([str(Path(sys.executable).with_name("cosydb")), "load", str(tmp_path / "run"),
-                             "--db", str(db)], capture_output=True, text=True)
+    result = subprocess.run(
+        [str(Path(sys.executable).with_name("cosydb")), "load", str(tmp_path / "run"), "--db", str(db)],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr and "unknown_enum_values" in result.stderr
     con = database.connect(db)
     try:
-        details = sorted(r[0] for r in con.execute(
-            "SELECT detail FROM load_warnings WHERE \"check\" = 'unknown_enum_values'").fetchall())
+        details = sorted(
+            r[0]
+            for r in con.execute("SELECT detail FROM load_warnings WHERE \"check\" = 'unknown_enum_values'").fetchall()
+        )
         flags = dict(con.execute("SELECT name, flags FROM regions").fetchall())
         op = con.execute("SELECT coll_op FROM events WHERE type = 'MPI_COLLECTIVE_END'").fetchone()[0]
     finally:
         con.close()
-    assert details == ["coll_op value unknown to OTF2 (first 200 at event 4 of traces/0.evt, stored as CODE_200)",
-                       "flags value unknown to OTF2 (region_id 1 of regions in the global definitions, "
-                       "stored as CODE_8)"]
+    assert details == [
+        "coll_op value unknown to OTF2 (first 200 at event 4 of traces/0.evt, stored as CODE_200)",
+        "flags value unknown to OTF2 (region_id 1 of regions in the global definitions, stored as CODE_8)",
+    ]
     assert flags == {"main": "DYNAMIC|PHASE", "MPI_Barrier": "CODE_8"} and op == "CODE_200"
 
 
@@ -356,8 +380,10 @@ if __name__ == "__main__":
             outcomes, failures, seconds = fuzz(TRACES / name, Path(scratch), n, seed, helper)
             slowest = max(range(n), key=seconds.__getitem__)
             _, target, what = make_mutant(TRACES / name, Path(scratch), slowest, seed)
-            print(f"{name}: {dict(outcomes)}, {len(failures)} failures, {time.perf_counter() - t0:.1f} s "
-                  f"(slowest load {seconds[slowest]:.2f} s: mutant {slowest}, {target} {what})")
+            print(
+                f"{name}: {dict(outcomes)}, {len(failures)} failures, {time.perf_counter() - t0:.1f} s "
+                f"(slowest load {seconds[slowest]:.2f} s: mutant {slowest}, {target} {what})"
+            )
             print("\n".join(failures))
             total.update(outcomes)
     helper.close()

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database
-from cosydb.fixtures.generator import TraceBuilder
 from cosydb.load import load
 from cosydb.report import run
 
@@ -52,8 +52,14 @@ def random_run(seed: int, steps: int = 12) -> TraceBuilder:
         else:
             last = max(arrive)
             for r in range(4):
-                b[r].collective(kind, arrive[r], last + (r + 1) * 7 * US, sent=8, received=8,
-                                root=0 if kind in ("MPI_Bcast", "MPI_Reduce") else None)
+                b[r].collective(
+                    kind,
+                    arrive[r],
+                    last + (r + 1) * 7 * US,
+                    sent=8,
+                    received=8,
+                    root=0 if kind in ("MPI_Bcast", "MPI_Reduce") else None,
+                )
         t += 2000 * US
     for context in with_main:
         context.__exit__(None, None, None)
@@ -86,8 +92,11 @@ def parent_violations(db) -> tuple[int, list]:
             UNION ALL
             SELECT metric, callpath_id, NULL, NULL, sum(inclusive) FROM severity_cube WHERE unit = 's' GROUP BY ALL
         """).fetchall()
-        region_of = dict(con.execute("SELECT c.callpath_id, g.name FROM callpaths c JOIN regions g "
-                                     "USING (experiment_id, region_id)").fetchall())
+        region_of = dict(
+            con.execute(
+                "SELECT c.callpath_id, g.name FROM callpaths c JOIN regions g USING (experiment_id, region_id)"
+            ).fetchall()
+        )
     finally:
         con.close()
     exact, below = {}, {}
@@ -137,11 +146,19 @@ def test_every_scalasca_metric_sits_under_its_scalasca_parent():
     """The hierarchy of reference/wait-states.md: wait states under the time category of the
     calls they happen in."""
     entries = catalog.load()
-    expected = {"mpi_latesender": "mpi_point2point", "mpi_latereceiver": "mpi_point2point",
-                "mpi_latesender_wo": "mpi_latesender", "mpi_barrier_wait": "mpi_sync_collective",
-                "mpi_wait_nxn": "mpi_collective", "mpi_init_completion": "mpi_init_exit",
-                "omp_ibarrier_wait": "omp_ibarrier", "omp_fork": "omp_management",
-                "mpi_point2point": "mpi_communication", "mpi_communication": "mpi", "mpi": "execution",
-                "execution": "time"}
+    expected = {
+        "mpi_latesender": "mpi_point2point",
+        "mpi_latereceiver": "mpi_point2point",
+        "mpi_latesender_wo": "mpi_latesender",
+        "mpi_barrier_wait": "mpi_sync_collective",
+        "mpi_wait_nxn": "mpi_collective",
+        "mpi_init_completion": "mpi_init_exit",
+        "omp_ibarrier_wait": "omp_ibarrier",
+        "omp_fork": "omp_management",
+        "mpi_point2point": "mpi_communication",
+        "mpi_communication": "mpi",
+        "mpi": "execution",
+        "execution": "time",
+    }
     assert {name: entries[name].parent for name in expected} == expected
     assert all(entries[name].kind == "category" for name in ("time", "mpi", "mpi_point2point", "comp"))

@@ -17,8 +17,8 @@ idle = E(Rreq) - E(Scmp) when L(Scmp) > E(Rreq), never taken from an earlier cos
 """
 
 import pytest
-
 from cosydb.fixtures.generator import TraceBuilder
+
 from cosydb.load import load
 from cosydb.report import run
 
@@ -33,10 +33,11 @@ def report(b, tmp_path):
 
 def rows(result, prop, all_processes=True):
     """{callpath: value} of the all-process rows, or {(callpath, rank): value} per process."""
-    return {(r["callpath"] if all_processes else (r["callpath"], r["rank"])): r["value"]
-            for r in result["results"]
-            if r["property"] == prop and r["status"] == "evaluated"
-            and (r["rank"] is None) == all_processes}
+    return {
+        (r["callpath"] if all_processes else (r["callpath"], r["rank"])): r["value"]
+        for r in result["results"]
+        if r["property"] == prop and r["status"] == "evaluated" and (r["rank"] is None) == all_processes
+    }
 
 
 def test_sendrecv_is_no_late_receiver_but_its_receive_is_a_late_sender(tmp_path):
@@ -56,7 +57,8 @@ def test_sendrecv_is_no_late_receiver_but_its_receive_is_a_late_sender(tmp_path)
     # receive half of rank 0: S = rank 1's send at E = 500, R in rank 0's call (E 100, L 600):
     # min(500, 600) - 100 = 400. Rank 1: min(E(S) = 100, 610) - 500 < 0, no wait.
     assert rows(result, "mpi_latesender", all_processes=False) == {
-        ("prog/main/MPI_Sendrecv", 0): pytest.approx(400 * NS)}
+        ("prog/main/MPI_Sendrecv", 0): pytest.approx(400 * NS)
+    }
 
 
 def isend_waitall_run(call, receive_waits):
@@ -119,7 +121,8 @@ def test_multiple_wait_completing_only_sends_counts_the_largest_once(tmp_path):
     # per send: 300 - 100 = 200 and 600 - 100 = 500 (both L(Scmp) = 800 > E(Rreq));
     # the call counts the largest, 500, once (not 700)
     assert rows(result, "mpi_latereceiver", all_processes=False) == {
-        ("prog/main/MPI_Waitall", 0): pytest.approx(500 * NS)}
+        ("prog/main/MPI_Waitall", 0): pytest.approx(500 * NS)
+    }
     assert rows(result, "mpi_latereceiver") == {"prog/main/MPI_Waitall": pytest.approx(500 * NS)}
     # the receivers found their messages sent (E(S) = 10, 20 before E(R)): no late sender
     assert rows(result, "mpi_latesender") == {}
@@ -142,7 +145,8 @@ def test_blocking_send_to_a_late_receive_stays_counted(tmp_path, send_call, rece
     result = report(b, tmp_path)
     # is_mpi_block_send: L(Scmp) = 700 > E(Rreq) = 500, idle = 500 - 100 = 400
     assert rows(result, "mpi_latereceiver", all_processes=False) == {
-        (f"prog/main/{send_call}", 0): pytest.approx(400 * NS)}
+        (f"prog/main/{send_call}", 0): pytest.approx(400 * NS)
+    }
     # the receiver found the message sent (E(S) = 100 < E(R) = 500 or 600): no late sender
     assert rows(result, "mpi_latesender") == {}
 

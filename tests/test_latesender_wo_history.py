@@ -28,9 +28,9 @@ import random
 from collections import Counter
 
 import pytest
+from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, engine
-from cosydb.fixtures.generator import TraceBuilder
 from cosydb.load import load
 from cosydb.report import run
 
@@ -77,7 +77,7 @@ def scalasca_replay(calls, size=BUFFERSIZE):
 
     for path, kind, enter, leave, messages in calls:
         if kind == "MPI_Recv":  # LateSender::post_recv__cb notifies LATE_SENDER first
-            (source, send), = messages
+            ((source, send),) = messages
             if min(send, leave) - enter > 0:
                 push([path, source, send, min(send, leave) - enter])
             check(source, send)
@@ -101,9 +101,9 @@ class Receiver:
     def __init__(self, nranks=4):
         self.b = TraceBuilder(nranks)
         self.nranks = nranks
-        self.calls = []       # for scalasca_replay
-        self.sends = []       # (sender, time, tag, comm)
-        self.taken = set()    # (sender, time)
+        self.calls = []  # for scalasca_replay
+        self.sends = []  # (sender, time, tag, comm)
+        self.taken = set()  # (sender, time)
         self.slot = 0
         self.b[0].enter(0, "main")
 
@@ -130,8 +130,9 @@ class Receiver:
         self.sends.append((src, send, tag, comm))
         with self.b[0].open(region, enter - 5, enter + 995):
             self.b[0].mpi_recv(enter, leave, src=src, tag=tag, nbytes=8, comm=comm)
-        self.calls.append((f"prog/main/{region}/MPI_Recv", "MPI_Recv", enter, leave,
-                           [(self.b.comms[comm].index(src), send)]))
+        self.calls.append(
+            (f"prog/main/{region}/MPI_Recv", "MPI_Recv", enter, leave, [(self.b.comms[comm].index(src), send)])
+        )
         self.slot += 1
         return send - enter
 
@@ -148,11 +149,11 @@ class Receiver:
         with self.b[0].open(region, enter - 5, enter + 995):
             for i, (src, send, tag) in enumerate(timed):
                 self.sends.append((src, send, tag, "MPI_COMM_WORLD"))
-                self.b[0].mpi_irecv(enter - 4 + 2 * i, enter - 3 + 2 * i, src=src, tag=tag, nbytes=8,
-                                    request=tag)
+                self.b[0].mpi_irecv(enter - 4 + 2 * i, enter - 3 + 2 * i, src=src, tag=tag, nbytes=8, request=tag)
             self.b[0].mpi_wait(enter, leave, requests=[tag for _, _, tag in timed], call="MPI_Waitall")
-        self.calls.append((f"prog/main/{region}/MPI_Waitall", "MPI_Waitall", enter, leave,
-                           [(src, send) for src, send, _ in timed]))
+        self.calls.append(
+            (f"prog/main/{region}/MPI_Waitall", "MPI_Waitall", enter, leave, [(src, send) for src, send, _ in timed])
+        )
         self.slot += 1
 
     def build(self):
@@ -179,10 +180,13 @@ def evaluate(builder, tmp_path):
     con = database.connect(tmp_path / "run.cosydb")
     try:
         evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
-        cube = {(m, p, rank): v for m, p, rank, v in evaluation.query("""
+        cube = {
+            (m, p, rank): v
+            for m, p, rank, v in evaluation.query("""
             SELECT t.metric, c.path, l.rank, t.exclusive FROM {{ ref('time_cube') }} t
             JOIN callpaths c USING (callpath_id) JOIN locations l USING (location_id)
-            WHERE t.metric IN ('mpi_latesender_wo', 'mpi_lswo_same', 'mpi_lswo_different')""").fetchall()}
+            WHERE t.metric IN ('mpi_latesender_wo', 'mpi_lswo_same', 'mpi_lswo_different')""").fetchall()
+        }
     finally:
         con.close()
     return got, cube
@@ -195,28 +199,31 @@ def approx(ticks):
 @pytest.mark.parametrize("late", [99, 100])
 def test_the_first_revealed_instance_decides_call_path_and_source(tmp_path, late):
     r = Receiver()
-    r.recv("first", src=1, send=r.enter_time() + 100)            # instance 0: waits 100 for rank 1
+    r.recv("first", src=1, send=r.enter_time() + 100)  # instance 0: waits 100 for rank 1
     for _ in range(late):
-        r.recv("second", src=2, send=r.enter_time() + 500)       # `late` instances from rank 2, 500 each
-    r.recv("reveal", src=1, send=10)                              # rank 1's message sent at 10 < every send
+        r.recv("second", src=2, send=r.enter_time() + 500)  # `late` instances from rank 2, 500 each
+    r.recv("reveal", src=1, send=10)  # rank 1's message sent at 10 < every send
     got, cube = evaluate(r.build(), tmp_path)
     if late == 99:
         # the buffer holds instance 0 + 99 (never more than 100): R' erases all 100, oldest first.
         # mpi_latesender_wo: each at its own call path. The specializations: all at "first",
         # and "same" (instance 0 came from rank 1, like R'), though 99 came from rank 2
-        expected = {"mpi_latesender_wo": {"prog/main/first/MPI_Recv": 100,
-                                          "prog/main/second/MPI_Recv": 99 * 500},
-                    "mpi_lswo_same": {"prog/main/first/MPI_Recv": 100 + 99 * 500},
-                    "mpi_lswo_different": {}}
+        expected = {
+            "mpi_latesender_wo": {"prog/main/first/MPI_Recv": 100, "prog/main/second/MPI_Recv": 99 * 500},
+            "mpi_lswo_same": {"prog/main/first/MPI_Recv": 100 + 99 * 500},
+            "mpi_lswo_different": {},
+        }
         # Scalasca's exclusive mpi_latesender_wo: -99 * 500 at "first", +99 * 500 at "second"
         assert cube[("mpi_latesender_wo", "prog/main/first/MPI_Recv", 0)] == pytest.approx(-99 * 500 * NS)
         assert cube[("mpi_latesender_wo", "prog/main/second/MPI_Recv", 0)] == pytest.approx(99 * 500 * NS)
     else:
         # the 100th rank-2 instance finds the buffer full and pops instance 0 (pop_front): R'
         # erases the 100 rank-2 instances, the first of them from rank 2 != rank 1: different
-        expected = {"mpi_latesender_wo": {"prog/main/second/MPI_Recv": 100 * 500},
-                    "mpi_lswo_same": {},
-                    "mpi_lswo_different": {"prog/main/second/MPI_Recv": 100 * 500}}
+        expected = {
+            "mpi_latesender_wo": {"prog/main/second/MPI_Recv": 100 * 500},
+            "mpi_lswo_same": {},
+            "mpi_lswo_different": {"prog/main/second/MPI_Recv": 100 * 500},
+        }
         assert cube[("mpi_latesender_wo", "prog/main/second/MPI_Recv", 0)] == pytest.approx(0, abs=1e-15)
     for metric in METRICS:
         assert got[metric] == approx(expected[metric]), metric
@@ -226,38 +233,43 @@ def test_the_first_revealed_instance_decides_call_path_and_source(tmp_path, late
 
 def test_erased_instances_make_room_and_the_oldest_revealed_decides(tmp_path):
     r = Receiver()
-    r.recv("first", src=1, send=r.enter_time() + 100)            # instance 0, send at 1100
+    r.recv("first", src=1, send=r.enter_time() + 100)  # instance 0, send at 1100
     for _ in range(60):
-        r.recv("second", src=2, send=r.enter_time() + 500)       # instances 1..60, sends 2500..61500
-    r.recv("reveal", src=3, send=r.enter_time() - 30_000)        # sent at 32000: erases instances 31..60
+        r.recv("second", src=2, send=r.enter_time() + 500)  # instances 1..60, sends 2500..61500
+    r.recv("reveal", src=3, send=r.enter_time() - 30_000)  # sent at 32000: erases instances 31..60
     for _ in range(69):
-        r.recv("second", src=2, send=r.enter_time() + 500)       # 69 more: 1 + 30 + 69 = 100 held
-    r.recv("reveal", src=2, send=1000)                            # sent at 1000 < 1100: erases all 100
+        r.recv("second", src=2, send=r.enter_time() + 500)  # 69 more: 1 + 30 + 69 = 100 held
+    r.recv("reveal", src=2, send=1000)  # sent at 1000 < 1100: erases all 100
     got, _ = evaluate(r.build(), tmp_path)
     # first R' (rank 3): 30 instances of rank 2 at "second", first erased is instance 31: different.
     # second R' (rank 2): instance 0 (rank 1, "first") is the first erased, so all 100 go to "first"
     # as different (rank 1 != rank 2), although 99 of them came from rank 2 like R'
-    assert got["mpi_latesender_wo"] == approx({"prog/main/first/MPI_Recv": 100,
-                                               "prog/main/second/MPI_Recv": 129 * 500})
-    assert got["mpi_lswo_different"] == approx({"prog/main/second/MPI_Recv": 30 * 500,
-                                                "prog/main/first/MPI_Recv": 100 + 99 * 500})
+    assert got["mpi_latesender_wo"] == approx({"prog/main/first/MPI_Recv": 100, "prog/main/second/MPI_Recv": 129 * 500})
+    assert got["mpi_lswo_different"] == approx(
+        {"prog/main/second/MPI_Recv": 30 * 500, "prog/main/first/MPI_Recv": 100 + 99 * 500}
+    )
     assert got["mpi_lswo_same"] == {}
     # one more rank-2 instance before the second R' would have pushed instance 0 out
     replayed, stats = scalasca_replay(r.calls)
     assert stats["max_pending"] == BUFFERSIZE and stats["dropped"] == 0
-    assert dict(+replayed["mpi_lswo_different"]) == {"prog/main/second/MPI_Recv": 30 * 500,
-                                                     "prog/main/first/MPI_Recv": 100 + 99 * 500}
+    assert dict(+replayed["mpi_lswo_different"]) == {
+        "prog/main/second/MPI_Recv": 30 * 500,
+        "prog/main/first/MPI_Recv": 100 + 99 * 500,
+    }
 
 
-@pytest.mark.parametrize("members, src, same", [
-    ([3, 0, 1], 1, True),     # world rank 1 is rank 2 of "sub", like the instance's sender (world 2)
-    ([0, 2], 2, False),       # world rank 2 itself, but rank 1 of "sub": a different source
-])
+@pytest.mark.parametrize(
+    "members, src, same",
+    [
+        ([3, 0, 1], 1, True),  # world rank 1 is rank 2 of "sub", like the instance's sender (world 2)
+        ([0, 2], 2, False),  # world rank 2 itself, but rank 1 of "sub": a different source
+    ],
+)
 def test_sources_are_compared_as_communicator_ranks(tmp_path, members, src, same):
     r = Receiver()
     r.b.communicator("sub", members)
-    r.recv("first", src=2, send=r.enter_time() + 100)            # waits 100 for world rank 2 (rank 2)
-    r.recv("reveal", src=src, send=10, comm="sub")               # sent at 10 on "sub"
+    r.recv("first", src=2, send=r.enter_time() + 100)  # waits 100 for world rank 2 (rank 2)
+    r.recv("reveal", src=src, send=10, comm="sub")  # sent at 10 on "sub"
     got, _ = evaluate(r.build(), tmp_path)
     # MpiReceive_rep::getSource() is the OTF2 sender field, a rank of the message's communicator
     hit = {"prog/main/first/MPI_Recv": pytest.approx(100 * NS)}
@@ -278,13 +290,13 @@ def random_run(seed, calls=700):
 
         def send_time():
             if rng.random() < 0.7:
-                return enter + 10 * rng.randint(1, 80)                   # late: waits 10..800
+                return enter + 10 * rng.randint(1, 80)  # late: waits 10..800
             kind = rng.random()
             if kind < 0.85:
-                return enter - rng.randint(10, 4000)                     # a little early
+                return enter - rng.randint(10, 4000)  # a little early
             if kind < 0.98:
-                return enter - rng.randint(5_000, 20_000)                # 5..20 calls before
-            return rng.randint(0, enter - 10)                            # any time before
+                return enter - rng.randint(5_000, 20_000)  # 5..20 calls before
+            return rng.randint(0, enter - 10)  # any time before
 
         region = rng.choice("abc")
         if rng.random() < 0.1:
@@ -312,6 +324,7 @@ def test_random_history_matches_a_replay_of_scalasca(tmp_path, seed):
         assert got[metric] == approx(expected[metric]), metric
     # the time cube: per call path mpi_latesender_wo keeps what its children filed elsewhere
     for path in set(expected["mpi_latesender_wo"]):
-        rest = (expected["mpi_latesender_wo"][path] - expected["mpi_lswo_same"][path]
-                - expected["mpi_lswo_different"][path])
+        rest = (
+            expected["mpi_latesender_wo"][path] - expected["mpi_lswo_same"][path] - expected["mpi_lswo_different"][path]
+        )
         assert cube[("mpi_latesender_wo", path, 0)] == pytest.approx(rest * NS, abs=1e-12), path

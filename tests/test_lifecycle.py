@@ -17,12 +17,11 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from cosydb.fixtures.generator import TraceBuilder
+from test_errors_and_atomicity import COSYDB
 
 from cosydb import database
-from cosydb.fixtures.generator import TraceBuilder
 from cosydb.load import load
-
-from test_errors_and_atomicity import COSYDB
 
 REPO = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -32,8 +31,11 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="re
 def big(tmp_path_factory):
     """A run directory holding a 1.5 M event trace (loads in about 5 s)."""
     run = tmp_path_factory.mktemp("lifecycle") / "big"
-    subprocess.run([sys.executable, str(REPO / "bench" / "synthetic_trace.py"), str(run), "8", "1500000"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(REPO / "bench" / "synthetic_trace.py"), str(run), "8", "1500000"],
+        check=True,
+        capture_output=True,
+    )
     return run
 
 
@@ -52,8 +54,12 @@ def small_db(tmp_path):
 
 
 def start_load(trace, db, *args):
-    return subprocess.Popen([COSYDB, "load", str(trace), "--db", str(db), *map(str, args)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [COSYDB, "load", str(trace), "--db", str(db), *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def wait_for(condition, process=None, timeout=60.0, what="condition"):
@@ -76,6 +82,7 @@ def staging_dirs(db):
 
 def staging_with(db, *names, without=()):
     """The load's staging directory once it holds files ``names`` (and none of ``without``)."""
+
     def ready():
         for d in staging_dirs(db):
             try:
@@ -85,6 +92,7 @@ def staging_with(db, *names, without=()):
             if all(n in files for n in names) and not files & set(without):
                 return d
         return None
+
     return ready
 
 
@@ -133,8 +141,11 @@ def test_sigterm_while_reading_events(tmp_path, big, existing):
     db = small_db(tmp_path) if existing else tmp_path / "new.cosydb"
     before = snapshot(db) if existing else None
     process = start_load(big, db)
-    wait_for(staging_with(db, "events-0.parquet", "events-1.parquet", without=["experiment.parquet"]),
-             process, what="the readers writing")
+    wait_for(
+        staging_with(db, "events-0.parquet", "events-1.parquet", without=["experiment.parquet"]),
+        process,
+        what="the readers writing",
+    )
     readers = children(process.pid)
     assert len(readers) == 2  # the events are being read
     process.send_signal(signal.SIGTERM)
@@ -171,8 +182,11 @@ def test_sigint_while_deriving(tmp_path, big):
 def test_kill9_leaves_a_staging_directory_the_next_load_removes(tmp_path, big, existing):
     db = small_db(tmp_path) if existing else tmp_path / "new.cosydb"
     process = start_load(big, db)
-    wait_for(staging_with(db, "events-0.parquet", "events-1.parquet", without=["experiment.parquet"]),
-             process, what="the readers writing")
+    wait_for(
+        staging_with(db, "events-0.parquet", "events-1.parquet", without=["experiment.parquet"]),
+        process,
+        what="the readers writing",
+    )
     readers = children(process.pid)
     assert len(readers) == 2
     process.kill()
@@ -182,8 +196,9 @@ def test_kill9_leaves_a_staging_directory_the_next_load_removes(tmp_path, big, e
     assert stale.name == f".staging-{2 if existing else 1}-{process.pid}"
     assert database.is_database(db) == existing  # a first load killed leaves no catalog
 
-    result = subprocess.run([COSYDB, "load", small_trace(tmp_path, "next"), "--db", db],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [COSYDB, "load", small_trace(tmp_path, "next"), "--db", db], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert staging_dirs(db) == []
@@ -246,8 +261,13 @@ def test_catalog_rewrites_racing_a_commit_never_hide_an_experiment(tmp_path, big
     stop = tmp_path / "stop"
     # run outside the checkout: "python -c" puts the working directory first on sys.path,
     # where the source tree's cosydb/ would shadow the installed package
-    storer = subprocess.Popen([sys.executable, "-c", STORE_LOOP, str(db), str(stop)], cwd=tmp_path,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    storer = subprocess.Popen(
+        [sys.executable, "-c", STORE_LOOP, str(db), str(stop)],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     loader = start_load(big, db)
     seen = []  # (time, experiment ids) as a reader of the catalog finds them, until 1 s after the load
     loader_end = None
@@ -257,8 +277,12 @@ def test_catalog_rewrites_racing_a_commit_never_hide_an_experiment(tmp_path, big
                 loader_end = time.monotonic()
             con = duckdb.connect(str(db / database.CATALOG), read_only=True)
             try:
-                seen.append((time.monotonic(), [r[0] for r in con.execute(
-                    "SELECT experiment_id FROM experiments ORDER BY 1").fetchall()]))
+                seen.append(
+                    (
+                        time.monotonic(),
+                        [r[0] for r in con.execute("SELECT experiment_id FROM experiments ORDER BY 1").fetchall()],
+                    )
+                )
             finally:
                 con.close()
             time.sleep(0.01)

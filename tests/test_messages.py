@@ -1,10 +1,7 @@
 """sendptr / the messages view and the message queue, against constructed messages."""
 
-import pytest
-
-from cosydb.fixtures.generator import TraceBuilder
-
 from conftest import load_built, rows
+from cosydb.fixtures.generator import TraceBuilder
 
 MESSAGES = """
     SELECT m.*, sr.name AS send_call, rr.name AS recv_call, pr.name AS post_call,
@@ -87,7 +84,7 @@ def test_unmatched_and_message_queue(tmp_path):
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_send(10, 20, dst=1, tag=1, nbytes=4)
-        b[0].mpi_send(30, 40, dst=1, tag=1, nbytes=4)   # never received
+        b[0].mpi_send(30, 40, dst=1, tag=1, nbytes=4)  # never received
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(50, 60, src=0, tag=1, nbytes=4)
     con = load_built(b, tmp_path)
@@ -96,10 +93,13 @@ def test_unmatched_and_message_queue(tmp_path):
     warnings = rows(con, "SELECT * FROM load_warnings WHERE \"check\" = 'unmatched_messages'")
     assert [(w["count"], w["detail"]) for w in warnings] == [(1, "send without matching receive")]
     offset = rows(con, "SELECT global_offset FROM experiments")[0]["global_offset"]
-    queue = lambda t: [m["send_time"] - offset for m in rows(con, f"SELECT * FROM message_queue(1, 0, 1, {offset + t})")]
+
+    def queue(t):
+        return [m["send_time"] - offset for m in rows(con, f"SELECT * FROM message_queue(1, 0, 1, {offset + t})")]
+
     assert queue(5) == []
     assert queue(35) == [10, 30]
-    assert queue(60) == [30]          # the first message was received at 60
+    assert queue(60) == [30]  # the first message was received at 60
 
 
 def test_clock_condition_violation_is_counted(tmp_path):

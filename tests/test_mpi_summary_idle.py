@@ -12,13 +12,12 @@ Every expected value is computed by hand from the timings the scenario construct
 import csv
 
 import pytest
-
-from cosydb import catalog, database, engine
+from conftest import SCALASCA_TRACES, load_built, real_trace, rows
 from cosydb.fixtures.generator import TraceBuilder
 from cosydb.fixtures.profile_builder import ProfileBuilder
-from cosydb.load import load
 
-from conftest import SCALASCA_TRACES, load_built, real_trace, rows
+from cosydb import catalog, database, engine
+from cosydb.load import load
 
 NS = 1e-9
 END = 2000
@@ -53,27 +52,49 @@ def wait_run():
 
 
 def summary(con):
-    return {(r["path"], r["rank"]): r["idle_time_s"] for r in rows(con, """
+    return {
+        (r["path"], r["rank"]): r["idle_time_s"]
+        for r in rows(
+            con,
+            """
         SELECT c.path, l.rank, s.idle_time_s FROM mpi_summary s JOIN callpaths c USING (experiment_id, callpath_id)
-        LEFT JOIN locations l USING (experiment_id, location_id)""")}
+        LEFT JOIN locations l USING (experiment_id, location_id)""",
+        )
+    }
 
 
 def test_idle_time_per_call_path_and_rank(tmp_path):
     got = summary(load_built(wait_run(), tmp_path))
     expected = {
         # rank 0: the late receiver at its second MPI_Send, the barrier wait
-        ("prog/main/solve/MPI_Send", 0): 200, ("prog/main/solve/compute", 0): 0, ("prog/main/solve", 0): 200,
-        ("prog/main/MPI_Barrier", 0): 200, ("prog/main/MPI_Isend", 0): 0, ("prog/main/MPI_Wait", 0): 0,
-        ("prog/main", 0): 400, ("prog", 0): 400,
+        ("prog/main/solve/MPI_Send", 0): 200,
+        ("prog/main/solve/compute", 0): 0,
+        ("prog/main/solve", 0): 200,
+        ("prog/main/MPI_Barrier", 0): 200,
+        ("prog/main/MPI_Isend", 0): 0,
+        ("prog/main/MPI_Wait", 0): 0,
+        ("prog/main", 0): 400,
+        ("prog", 0): 400,
         # rank 1: the late sender at its first MPI_Recv and at the MPI_Wait completing the Irecv
-        ("prog/main/solve/MPI_Recv", 1): 400, ("prog/main/solve/compute", 1): 0, ("prog/main/solve", 1): 400,
-        ("prog/main/MPI_Barrier", 1): 0, ("prog/main/MPI_Irecv", 1): 0, ("prog/main/MPI_Wait", 1): 170,
-        ("prog/main", 1): 570, ("prog", 1): 570,
+        ("prog/main/solve/MPI_Recv", 1): 400,
+        ("prog/main/solve/compute", 1): 0,
+        ("prog/main/solve", 1): 400,
+        ("prog/main/MPI_Barrier", 1): 0,
+        ("prog/main/MPI_Irecv", 1): 0,
+        ("prog/main/MPI_Wait", 1): 170,
+        ("prog/main", 1): 570,
+        ("prog", 1): 570,
         # over all processes (location NULL)
-        ("prog/main/solve/MPI_Send", None): 200, ("prog/main/solve/MPI_Recv", None): 400,
-        ("prog/main/solve/compute", None): 0, ("prog/main/solve", None): 600, ("prog/main/MPI_Barrier", None): 200,
-        ("prog/main/MPI_Isend", None): 0, ("prog/main/MPI_Irecv", None): 0, ("prog/main/MPI_Wait", None): 170,
-        ("prog/main", None): 970, ("prog", None): 970,
+        ("prog/main/solve/MPI_Send", None): 200,
+        ("prog/main/solve/MPI_Recv", None): 400,
+        ("prog/main/solve/compute", None): 0,
+        ("prog/main/solve", None): 600,
+        ("prog/main/MPI_Barrier", None): 200,
+        ("prog/main/MPI_Isend", None): 0,
+        ("prog/main/MPI_Irecv", None): 0,
+        ("prog/main/MPI_Wait", None): 170,
+        ("prog/main", None): 970,
+        ("prog", None): 970,
     }
     assert got == {key: pytest.approx(ns * NS) for key, ns in expected.items()}
 
@@ -85,17 +106,31 @@ def test_the_idle_time_entries_read_the_column(tmp_path):
     assert [evaluation.status[n] for n in names] == ["evaluated"] * 4
 
     def per_process(prop, column="value"):
-        return {(r["path"], r["rank"]): r[column] for r in evaluation.query(f"""
+        return {
+            (r["path"], r["rank"]): r[column]
+            for r in evaluation.query(f"""
             SELECT c.path, l.rank, p.* FROM {{{{ ref('{prop}') }}}} p JOIN callpaths c ON c.experiment_id = 1
             AND c.callpath_id = p.callpath_id JOIN locations l ON l.experiment_id = 1 AND l.location_id = p.location_id
-            """).to_arrow_table().to_pylist()}
+            """)
+            .to_arrow_table()
+            .to_pylist()
+        }
 
     # idle_time: the rows of mpi_summary with IdleTime > 0
-    assert per_process("idle_time", "idle_s") == pytest.approx({
-        ("prog/main/solve/MPI_Send", 0): 200 * NS, ("prog/main/solve", 0): 200 * NS, ("prog/main/MPI_Barrier", 0): 200 * NS,
-        ("prog/main", 0): 400 * NS, ("prog", 0): 400 * NS, ("prog/main/solve/MPI_Recv", 1): 400 * NS,
-        ("prog/main/solve", 1): 400 * NS, ("prog/main/MPI_Wait", 1): 170 * NS, ("prog/main", 1): 570 * NS,
-        ("prog", 1): 570 * NS})
+    assert per_process("idle_time", "idle_s") == pytest.approx(
+        {
+            ("prog/main/solve/MPI_Send", 0): 200 * NS,
+            ("prog/main/solve", 0): 200 * NS,
+            ("prog/main/MPI_Barrier", 0): 200 * NS,
+            ("prog/main", 0): 400 * NS,
+            ("prog", 0): 400 * NS,
+            ("prog/main/solve/MPI_Recv", 1): 400 * NS,
+            ("prog/main/solve", 1): 400 * NS,
+            ("prog/main/MPI_Wait", 1): 170 * NS,
+            ("prog/main", 1): 570 * NS,
+            ("prog", 1): 570 * NS,
+        }
+    )
     # ASL LateSender(FuncCall r) at receive calls (not MPI_Wait), LateReceiver at blocking sends
     assert per_process("idle_late_sender") == {("prog/main/solve/MPI_Recv", 1): pytest.approx(400 * NS)}
     assert per_process("idle_late_receiver") == {("prog/main/solve/MPI_Send", 0): pytest.approx(200 * NS)}
@@ -125,8 +160,15 @@ def test_a_profile_does_not_measure_idle_time(tmp_path):
     assert barrier["condition_id"] == "COND1" and barrier["value"] == pytest.approx(0.4)
 
 
-IDLE_METRICS = ("mpi_latesender", "mpi_latereceiver", "mpi_barrier_wait", "mpi_wait_nxn", "mpi_earlyreduce",
-                "mpi_earlyscan", "mpi_latebroadcast")
+IDLE_METRICS = (
+    "mpi_latesender",
+    "mpi_latereceiver",
+    "mpi_barrier_wait",
+    "mpi_wait_nxn",
+    "mpi_earlyreduce",
+    "mpi_earlyscan",
+    "mpi_latebroadcast",
+)
 
 
 @pytest.mark.parametrize("trace", SCALASCA_TRACES)
@@ -137,7 +179,7 @@ def test_idle_time_of_the_run_is_scalascas_wait_time(real_db, trace):
         folder = real_trace(trace)
         with open(next((folder / "scalasca").glob("*.totals.csv"))) as f:
             totals = {r["metric"]: float(r["total"]) for r in csv.DictReader(f)}
-        idle, = con.execute("""
+        (idle,) = con.execute("""
             SELECT sum(s.idle_time_s) FROM mpi_summary s JOIN callpaths c USING (experiment_id, callpath_id)
             WHERE c.parent_id IS NULL AND s.location_id IS NULL""").fetchone()
         assert idle == pytest.approx(sum(totals[m] for m in IDLE_METRICS), rel=1e-5)

@@ -6,13 +6,12 @@ constructs; LULESH (real, hybrid) is compared with Scalasca in test_engine.py.
 """
 
 import pytest
+from conftest import rows
+from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, engine
-from cosydb.fixtures.generator import TraceBuilder
 from cosydb.load import load
 from cosydb.report import run
-
-from conftest import rows
 
 NS = 1e-9
 PAR = "!$omp parallel @a.c:1"
@@ -50,24 +49,46 @@ def two_threads(tmp_path_factory):
 
 def per_thread(result, prop):
     """{(call path, thread): value} of one property's per-location rows."""
-    return {(r["callpath"], r["thread"]): r["value"] for r in result["results"]
-            if r["property"] == prop and r["status"] == "evaluated" and r["rank"] is not None}
+    return {
+        (r["callpath"], r["thread"]): r["value"]
+        for r in result["results"]
+        if r["property"] == prop and r["status"] == "evaluated" and r["rank"] is not None
+    }
 
 
 def test_team_threads_share_the_master_call_paths(two_threads):
     con = database.connect(two_threads)
-    teams = rows(con, "SELECT thread, team_begin_time, enter_time, team_end_time, fork_time, join_time, team_size, "
-                      "process_threads "
-                      "FROM parallel_instances ORDER BY thread")
-    assert [(t["thread"], t["team_begin_time"], t["enter_time"], t["team_end_time"], t["fork_time"], t["join_time"],
-             t["team_size"], t["process_threads"])
-            for t in teams] == [(0, 1100, 1200, 6100, 1000, 6500, 2, 2), (1, 1300, 1400, 6200, 1000, 6500, 2, 2)]
-    paths = rows(con, """SELECT c.path, l.thread, count(*) AS n FROM region_instances i
+    teams = rows(
+        con,
+        "SELECT thread, team_begin_time, enter_time, team_end_time, fork_time, join_time, team_size, "
+        "process_threads "
+        "FROM parallel_instances ORDER BY thread",
+    )
+    assert [
+        (
+            t["thread"],
+            t["team_begin_time"],
+            t["enter_time"],
+            t["team_end_time"],
+            t["fork_time"],
+            t["join_time"],
+            t["team_size"],
+            t["process_threads"],
+        )
+        for t in teams
+    ] == [(0, 1100, 1200, 6100, 1000, 6500, 2, 2), (1, 1300, 1400, 6200, 1000, 6500, 2, 2)]
+    paths = rows(
+        con,
+        """SELECT c.path, l.thread, count(*) AS n FROM region_instances i
         JOIN callpaths c USING (experiment_id, callpath_id) JOIN locations l USING (experiment_id, location_id)
-        GROUP BY ALL ORDER BY ALL""")
+        GROUP BY ALL ORDER BY ALL""",
+    )
     # the worker's parallel region hangs under the master's main, like Scalasca's call tree
     assert {(p["path"], p["thread"]) for p in paths if p["thread"] == 1} == {
-        (f"prog/main/{PAR}", 1), (f"prog/main/{PAR}/work", 1), (f"prog/main/{PAR}/{IBAR}", 1)}
+        (f"prog/main/{PAR}", 1),
+        (f"prog/main/{PAR}/work", 1),
+        (f"prog/main/{PAR}/{IBAR}", 1),
+    }
 
 
 def test_fork_join_management_and_implicit_barrier_wait(two_threads):
@@ -75,7 +96,10 @@ def test_fork_join_management_and_implicit_barrier_wait(two_threads):
     par = f"prog/main/{PAR}"
     # fork: 1200 - 1000 = 200, 1400 - 1000 = 400; join: 6500 - 6000 on both threads
     assert per_thread(result, "omp_fork") == {(par, 0): pytest.approx(200 * NS), (par, 1): pytest.approx(400 * NS)}
-    assert per_thread(result, "omp_management") == {(par, 0): pytest.approx(700 * NS), (par, 1): pytest.approx(900 * NS)}
+    assert per_thread(result, "omp_management") == {
+        (par, 0): pytest.approx(700 * NS),
+        (par, 1): pytest.approx(900 * NS),
+    }
     # the team's barrier: thread 1 enters at 3000, the last thread at 5000
     assert per_thread(result, "omp_ibarrier_wait") == {(f"{par}/{IBAR}", 1): pytest.approx(2000 * NS)}
 
@@ -84,10 +108,15 @@ def test_idle_threads_and_the_time_hierarchy(two_threads):
     con = database.connect(two_threads)
     try:
         evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
-        total = dict(evaluation.query("SELECT metric, sum(inclusive) FROM {{ ref('time_cube') }} GROUP BY 1").fetchall())
-        by_thread = {(m, p, t): v for m, p, t, v in evaluation.query("""
+        total = dict(
+            evaluation.query("SELECT metric, sum(inclusive) FROM {{ ref('time_cube') }} GROUP BY 1").fetchall()
+        )
+        by_thread = {
+            (m, p, t): v
+            for m, p, t, v in evaluation.query("""
             SELECT metric, c.path, l.thread, exclusive FROM {{ ref('time_cube') }} JOIN callpaths c USING (callpath_id)
-            JOIN locations l USING (location_id) WHERE exclusive <> 0""").fetchall()}
+            JOIN locations l USING (location_id) WHERE exclusive <> 0""").fetchall()
+        }
     finally:
         con.close()
     # master outside the parallel region: main 10000 - 900 - 4800 - 2000 = 2300, less its fork and
@@ -145,8 +174,10 @@ def test_explicit_barriers_match_by_their_order_in_the_region(tmp_path):
     result = run(tmp_path / "run.cosydb", threshold=0, properties=["omp_ebarrier_wait", "omp_ibarrier_wait"])
     path = f"prog/main/{PAR}/!$omp barrier @a.c:3"
     # first barrier: thread 0 waits 300 - 200; second: thread 1 waits 700 - 600
-    assert per_thread(result, "omp_ebarrier_wait") == {(path, 0): pytest.approx(100 * NS),
-                                                        (path, 1): pytest.approx(100 * NS)}
+    assert per_thread(result, "omp_ebarrier_wait") == {
+        (path, 0): pytest.approx(100 * NS),
+        (path, 1): pytest.approx(100 * NS),
+    }
     assert per_thread(result, "omp_ibarrier_wait") == {}
 
 
@@ -158,8 +189,10 @@ def test_lock_contention_at_critical_sections_and_lock_calls(tmp_path):
     crit = "!$omp critical @a.c:5"
     with b[0].open("main", 0, 2000):
         b[0].fork(10, 2)
-        timings = {0: (200, 210, 400, 410, 600, 610, 620, 700, 705, 710),
-                   1: (250, 410, 500, 510, 650, 715, 720, 730, 735, 740)}
+        timings = {
+            0: (200, 210, 400, 410, 600, 610, 620, 700, 705, 710),
+            1: (250, 410, 500, 510, 650, 715, 720, 730, 735, 740),
+        }
         for t, (enter, acquire, release, leave, set_in, got, set_out, unset_in, freed, unset_out) in timings.items():
             thread = b.thread(0, t)
             thread.team_begin(15)
@@ -174,11 +207,16 @@ def test_lock_contention_at_critical_sections_and_lock_calls(tmp_path):
             thread.team_end(1005)
         b[0].join(1010)
     load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
-    result = run(tmp_path / "run.cosydb", threshold=0,
-                 properties=["omp_lock_contention_critical", "omp_lock_contention_api"])
+    result = run(
+        tmp_path / "run.cosydb", threshold=0, properties=["omp_lock_contention_critical", "omp_lock_contention_api"]
+    )
     # thread 1 waits for the release at 400 from its Enter at 250; at the lock call from 650 to 705
-    assert per_thread(result, "omp_lock_contention_critical") == {(f"prog/main/{PAR}/{crit}", 1): pytest.approx(150 * NS)}
-    assert per_thread(result, "omp_lock_contention_api") == {(f"prog/main/{PAR}/omp_set_lock", 1): pytest.approx(55 * NS)}
+    assert per_thread(result, "omp_lock_contention_critical") == {
+        (f"prog/main/{PAR}/{crit}", 1): pytest.approx(150 * NS)
+    }
+    assert per_thread(result, "omp_lock_contention_api") == {
+        (f"prog/main/{PAR}/omp_set_lock", 1): pytest.approx(55 * NS)
+    }
 
 
 def test_mpi_only_traces_have_no_openmp_time(tmp_path):
@@ -190,7 +228,9 @@ def test_mpi_only_traces_have_no_openmp_time(tmp_path):
     con = database.connect(tmp_path / "run.cosydb")
     try:
         evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
-        total = dict(evaluation.query("SELECT metric, sum(inclusive) FROM {{ ref('time_cube') }} GROUP BY 1").fetchall())
+        total = dict(
+            evaluation.query("SELECT metric, sum(inclusive) FROM {{ ref('time_cube') }} GROUP BY 1").fetchall()
+        )
     finally:
         con.close()
     assert total["time"] == pytest.approx(2000 * NS) and total["execution"] == pytest.approx(2000 * NS)
@@ -202,12 +242,14 @@ def test_asl_openmp_summary_measured_by_the_trace(two_threads):
     con = database.connect(two_threads)
     try:
         evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["sm_summary"])
-        got = {(p, loc, inst): dict(zip(("kind", "n", "threads", "duration", "wait", "ctrl", "npc"), rest))
-               for p, loc, inst, *rest in evaluation.query("""
+        got = {
+            (p, loc, inst): dict(zip(("kind", "n", "threads", "duration", "wait", "ctrl", "npc"), rest))
+            for p, loc, inst, *rest in evaluation.query("""
             SELECT c.path, l.thread, s.instance_no, s.kind, s.nr_executions, s.nr_threads, s.duration,
                    s.region_wait, s.region_ctrl, s.non_parallelized_code
             FROM {{ ref('sm_summary') }} s JOIN callpaths c USING (callpath_id)
-            LEFT JOIN locations l USING (location_id)""").fetchall()}
+            LEFT JOIN locations l USING (location_id)""").fetchall()
+        }
     finally:
         con.close()
     par = f"prog/main/{PAR}"
@@ -229,9 +271,13 @@ def test_asl_openmp_summary_measured_by_the_trace(two_threads):
     imbalance = [r for r in result["results"] if r["property"] == "openmp_load_imbalance"]
     # severity against the master's whole run (10000)
     assert [(r["callpath"], r["value"], r["severity"]) for r in imbalance] == [
-        (par, pytest.approx(1000 * NS), pytest.approx(0.1))]
+        (par, pytest.approx(1000 * NS), pytest.approx(0.1))
+    ]
     status = {r["property"]: r["status"] for r in result["results"]}
-    assert status["openmp_remote_accesses"] == "not evaluable: no machine constant remote_access_time (ASL summary input, system)"
+    assert (
+        status["openmp_remote_accesses"]
+        == "not evaluable: no machine constant remote_access_time (ASL summary input, system)"
+    )
 
 
 def test_openmp_costs_of_a_traced_run_against_a_sequential_trace(tmp_path):
@@ -250,8 +296,11 @@ def test_openmp_costs_of_a_traced_run_against_a_sequential_trace(tmp_path):
     result = run(db, experiment="par", baseline="seq", threshold=0, properties=["openmp_costs"])
     costs = {r["callpath"]: r["value"] for r in result["results"] if r["property"] == "openmp_costs"}
     # the parallel region: master 5500 (fork to join) against 10800 / 2 = 5400 on one thread
-    assert costs == {"prog/main": pytest.approx(2000 * NS), "prog": pytest.approx(2000 * NS),
-                     f"prog/main/{PAR}": pytest.approx(100 * NS)}
+    assert costs == {
+        "prog/main": pytest.approx(2000 * NS),
+        "prog": pytest.approx(2000 * NS),
+        f"prog/main/{PAR}": pytest.approx(100 * NS),
+    }
 
 
 def test_lock_acquisitions_pair_acquire_and_release(tmp_path):
@@ -271,7 +320,8 @@ def test_lock_acquisitions_pair_acquire_and_release(tmp_path):
     load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
     con = database.connect(tmp_path / "run.cosydb")
     got = con.execute("""SELECT l.thread, a.acquisition_order, a.acquire_time, a.release_time, a.previous_release_time,
-                                a.call_enter_time FROM lock_acquisitions a JOIN locations l USING (experiment_id, location_id)
+                                a.call_enter_time
+                         FROM lock_acquisitions a JOIN locations l USING (experiment_id, location_id)
                          ORDER BY 2""").fetchall()
     assert got == [(0, 1, 210, 400, None, 200), (1, 2, 410, 500, 400, 250)]
 
@@ -287,6 +337,8 @@ def test_older_omp_fork_and_join_records(tmp_path):
     load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
     result = run(tmp_path / "run.cosydb", threshold=0, properties=["omp_fork", "omp_management"])
     # fork 150 - 100 and 250 - 100; join 700 - 600 on both threads
-    assert per_thread(result, "omp_fork") == {(f"prog/main/{PAR}", 0): pytest.approx(50 * NS),
-                                              (f"prog/main/{PAR}", 1): pytest.approx(150 * NS)}
+    assert per_thread(result, "omp_fork") == {
+        (f"prog/main/{PAR}", 0): pytest.approx(50 * NS),
+        (f"prog/main/{PAR}", 1): pytest.approx(150 * NS),
+    }
     assert sum(per_thread(result, "omp_management").values()) == pytest.approx(400 * NS)

@@ -8,14 +8,13 @@ chosen here; every expected number is computed by hand from them.
 import tarfile
 
 import pytest
+from conftest import real_trace, rows
+from cosydb.fixtures.profile_builder import ProfileBuilder, write_tar
+from test_errors_and_atomicity import assert_clean_failure, cosydb, small_trace
 
 from cosydb import catalog, database
-from cosydb.fixtures.profile_builder import ProfileBuilder, write_tar
 from cosydb.load import load
 from cosydb.report import run
-
-from conftest import real_trace, rows
-from test_errors_and_atomicity import assert_clean_failure, cosydb, small_trace
 
 
 def solver_profile(counters=()):
@@ -35,9 +34,16 @@ def solver_profile(counters=()):
 
 
 def summary(con, experiment_id=1):
-    return {(r["path"], r["rank"]): r for r in rows(con, """
+    return {
+        (r["path"], r["rank"]): r
+        for r in rows(
+            con,
+            """
         SELECT c.path, l.rank, s.* FROM mpi_summary s JOIN callpaths c USING (experiment_id, callpath_id)
-        LEFT JOIN locations l USING (experiment_id, location_id) WHERE experiment_id = ?""", [experiment_id])}
+        LEFT JOIN locations l USING (experiment_id, location_id) WHERE experiment_id = ?""",
+            [experiment_id],
+        )
+    }
 
 
 def test_profile_maps_into_the_mpi_summary(tmp_path):
@@ -59,8 +65,13 @@ def test_profile_maps_into_the_mpi_summary(tmp_path):
     assert ("prog/main/solver/MPI_Recv", 0) not in s and ("prog/main/solver/MPI_Recv", 1) in s
     # locations carry Score-P's OTF2 ids (thread << 32 | rank); min_time has no data, so no values
     assert [r[0] for r in con.execute("SELECT location_id FROM locations ORDER BY 1").fetchall()] == [0, 1]
-    assert con.execute("SELECT count(*) FROM profile_values JOIN profile_metrics USING (experiment_id, metric_id) "
-                       "WHERE name = 'min_time'").fetchone()[0] == 0
+    assert (
+        con.execute(
+            "SELECT count(*) FROM profile_values JOIN profile_metrics USING (experiment_id, metric_id) "
+            "WHERE name = 'min_time'"
+        ).fetchone()[0]
+        == 0
+    )
 
 
 def test_thread_locations_and_counter_metrics(tmp_path):
@@ -71,13 +82,23 @@ def test_thread_locations_and_counter_metrics(tmp_path):
     load(p.write(tmp_path / "run" / "profile.cubex"), tmp_path / "p.cosydb")
     con = database.connect(tmp_path / "p.cosydb")
     assert con.execute("SELECT location_id, rank, thread FROM locations ORDER BY 1").fetchall() == [
-        (0, 0, 0), (1 << 32, 0, 1)]
-    counters = {(r["path"], r["thread"]): r for r in rows(con, """
+        (0, 0, 0),
+        (1 << 32, 0, 1),
+    ]
+    counters = {
+        (r["path"], r["thread"]): r
+        for r in rows(
+            con,
+            """
         SELECT c.path, l.thread, s.* FROM counter_summary s JOIN callpaths c USING (experiment_id, callpath_id)
-        JOIN locations l USING (experiment_id, location_id)""")}
+        JOIN locations l USING (experiment_id, location_id)""",
+        )
+    }
     # PAPI_TOT_CYC is stored inclusive: main on thread 0 = 100 own + 30 in omp_region
     assert counters[("prog/main", 0)]["incl"] == 130 and counters[("prog/main", 0)]["excl"] == 100
-    assert counters[("prog/main/omp_region", 1)]["excl"] == 40 and counters[("prog/main/omp_region", 1)]["executions"] == 4
+    assert (
+        counters[("prog/main/omp_region", 1)]["excl"] == 40 and counters[("prog/main/omp_region", 1)]["executions"] == 4
+    )
     assert con.execute("SELECT name, metric_type FROM metrics").fetchall() == [("PAPI_TOT_CYC", "PAPI")]
 
 
@@ -93,8 +114,11 @@ def test_cache_properties_on_a_profile(tmp_path):
         p.add("prog/main/kernel", r, visits=2, time=0.5, PAPI_L1_DCM=misses, PAPI_LD_INS=1200, PAPI_SR_INS=800)
     load(p.write(tmp_path / "run" / "profile.cubex"), tmp_path / "p.cosydb")
     result = run(tmp_path / "p.cosydb", threshold=0)
-    got = {r["callpath"]: r for r in result["results"]
-           if r["property"] == "l1_data_cache_misses" and r["rank"] is None and r["status"] == "evaluated"}
+    got = {
+        r["callpath"]: r
+        for r in result["results"]
+        if r["property"] == "l1_data_cache_misses" and r["rank"] is None and r["status"] == "evaluated"
+    }
     assert set(got) == {"prog", "prog/main", "prog/main/kernel"}
     assert got["prog/main/kernel"]["value"] == 1200 and got["prog/main/kernel"]["severity"] == pytest.approx(0.2)
     status = {r["property"]: r["status"] for r in result["results"]}
@@ -111,7 +135,9 @@ def test_summary_properties_run_and_trace_properties_say_why_not(tmp_path):
         by.setdefault(r["property"], []).append(r)
     # Cost family and comm-call properties from the summary alone
     comm = {r["callpath"]: r for r in by["comm_cost"] if r["rank"] is None}
-    assert comm["prog/main"]["value"] == pytest.approx(1.0) and comm["prog/main"]["severity"] == pytest.approx(1.0 / basis)
+    assert comm["prog/main"]["value"] == pytest.approx(1.0) and comm["prog/main"]["severity"] == pytest.approx(
+        1.0 / basis
+    )
     dominating = [r for r in by["dominating_comm_function"] if r["condition"]]
     assert [(r["region"], r["value"]) for r in dominating] == [("MPI_Recv", pytest.approx(0.75))]
     # LoadImbalanceAtBarrier on a profile: COND1 only (max - min of Incl = 0.5 - 0.1), no idle times
@@ -125,7 +151,10 @@ def test_summary_properties_run_and_trace_properties_say_why_not(tmp_path):
         assert [r["status"] for r in by[name]] == ["not evaluable: needs a trace"], name
     statuses = {r["status"] for rs in by.values() for r in rs}
     assert {s for s in statuses if "summar" not in s and "baseline" not in s} <= {
-        "evaluated", "not evaluable: needs a trace", "not evaluable: no PAPI metrics"}
+        "evaluated",
+        "not evaluable: needs a trace",
+        "not evaluable: no PAPI metrics",
+    }
 
 
 def test_trace_and_profile_of_one_run_in_one_database(tmp_path):
@@ -160,14 +189,17 @@ def _members(path):
         return {m.name: tar.extractfile(m).read() for m in tar.getmembers()}
 
 
-@pytest.mark.parametrize("damage, message", [
-    ("garbage", "not a CUBE4 profile (not a tar archive)"),
-    ("no_anchor", "not a CUBE4 profile (no anchor.xml in the archive)"),
-    ("bad_xml", "anchor.xml is not well-formed XML"),
-    ("bad_index", "corrupt data of metric 'visits'"),
-    ("short_data", "corrupt data of metric 'time'"),
-    ("no_time", "the profile has no time metric; cosydb reads Score-P profiles"),
-])
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        ("garbage", "not a CUBE4 profile (not a tar archive)"),
+        ("no_anchor", "not a CUBE4 profile (no anchor.xml in the archive)"),
+        ("bad_xml", "anchor.xml is not well-formed XML"),
+        ("bad_index", "corrupt data of metric 'visits'"),
+        ("short_data", "corrupt data of metric 'time'"),
+        ("no_time", "the profile has no time metric; cosydb reads Score-P profiles"),
+    ],
+)
 def test_bad_profile_is_one_line_and_writes_nothing(tmp_path, damage, message):
     good = solver_profile().write(tmp_path / "good.cubex")
     members = _members(good)
@@ -184,7 +216,9 @@ def test_bad_profile_is_one_line_and_writes_nothing(tmp_path, damage, message):
     elif damage == "short_data":
         write_tar(bad, {**members, "1.data": members["1.data"][:-12]})
     elif damage == "no_time":
-        write_tar(bad, {**members, "anchor.xml": members["anchor.xml"].replace(b"<uniq_name>time<", b"<uniq_name>tim<")})
+        write_tar(
+            bad, {**members, "anchor.xml": members["anchor.xml"].replace(b"<uniq_name>time<", b"<uniq_name>tim<")}
+        )
     result = cosydb("load", bad, "--db", tmp_path / "x.cosydb")
     assert_clean_failure(result, f"profile.cubex: {message}")
     assert not (tmp_path / "x.cosydb").exists()
@@ -198,14 +232,22 @@ def test_bad_profile_is_one_line_and_writes_nothing(tmp_path, damage, message):
 
 def test_directory_with_neither_trace_nor_profile(tmp_path):
     (tmp_path / "empty").mkdir()
-    assert_clean_failure(cosydb("load", tmp_path / "empty", "--db", tmp_path / "x.cosydb"),
-                         "empty: directory holds no traces.otf2 anchor file and no profile.cubex")
+    assert_clean_failure(
+        cosydb("load", tmp_path / "empty", "--db", tmp_path / "x.cosydb"),
+        "empty: directory holds no traces.otf2 anchor file and no profile.cubex",
+    )
 
 
 # --- the cross-check: two independent measurements of one real run ----------------------------
 
-RUNS = ["scorep-late_sender", "scorep-late_receiver", "scorep-barrier", "scorep-collectives",
-        "hpccg-8-small", "minife-8-small"]
+RUNS = [
+    "scorep-late_sender",
+    "scorep-late_receiver",
+    "scorep-barrier",
+    "scorep-collectives",
+    "hpccg-8-small",
+    "minife-8-small",
+]
 
 
 @pytest.fixture(scope="module", params=RUNS)
@@ -229,7 +271,9 @@ def test_profile_and_trace_summaries_agree(trace_and_profile):
     of 1 (these oversubscribed runs drift most).
     """
     name, _, con = trace_and_profile
-    joined = rows(con, """
+    joined = rows(
+        con,
+        """
         WITH s AS (
             SELECT s.*, c.path, c.parent_id IS NULL AS is_root, l.rank, l.thread
             FROM callpath_profile s JOIN callpaths c USING (experiment_id, callpath_id)
@@ -238,7 +282,8 @@ def test_profile_and_trace_summaries_agree(trace_and_profile):
                t.incl_s AS t_incl, p.incl_s AS p_incl, t.excl_s AS t_excl, p.excl_s AS p_excl,
                t.bytes_sent AS t_sent, p.bytes_sent AS p_sent, t.bytes_received AS t_rcvd, p.bytes_received AS p_rcvd
         FROM (SELECT * FROM s WHERE experiment_id = 1) t
-        FULL JOIN (SELECT * FROM s WHERE experiment_id = 2) p USING (path, rank, thread)""")
+        FULL JOIN (SELECT * FROM s WHERE experiment_id = 2) p USING (path, rank, thread)""",
+    )
     assert len(joined) > 10
     missing = [(r["path"], r["rank"]) for r in joined if r["t_visits"] is None or r["p_visits"] is None]
     assert missing == [], f"{name}: call paths in only one of trace and profile"
@@ -253,9 +298,19 @@ def test_profile_and_trace_summaries_agree(trace_and_profile):
         assert r["t_excl"] == pytest.approx(r["p_excl"] * f, abs=2e-8), (name, r)
 
 
-SUMMARY_PROPERTIES = ["total_cost", "comm_cost", "sync_cost", "io_cost", "dominating_comm_function",
-                      "dominating_comm_call", "frequent_communication", "big_messages", "uneven_mp_distribution",
-                      "frequent_comm_in_process", "frequent_comm_some_processes"]
+SUMMARY_PROPERTIES = [
+    "total_cost",
+    "comm_cost",
+    "sync_cost",
+    "io_cost",
+    "dominating_comm_function",
+    "dominating_comm_call",
+    "frequent_communication",
+    "big_messages",
+    "uneven_mp_distribution",
+    "frequent_comm_in_process",
+    "frequent_comm_some_processes",
+]
 
 
 def test_summary_properties_agree_on_trace_and_profile(trace_and_profile):
@@ -265,16 +320,23 @@ def test_summary_properties_agree_on_trace_and_profile(trace_and_profile):
     name, db, con = trace_and_profile
     found = {}
     for experiment in (name, f"{name}-profile"):
-        result = run(db, experiment=experiment, threshold=0,
-                     properties=SUMMARY_PROPERTIES + ["load_imbalance_at_barrier"])
-        found[experiment] = {(r["property"], r["callpath"] or r["region"], r["rank"], r["condition_id"]): r
-                             for r in result["results"] if r["status"] == "evaluated"}
+        result = run(
+            db, experiment=experiment, threshold=0, properties=SUMMARY_PROPERTIES + ["load_imbalance_at_barrier"]
+        )
+        found[experiment] = {
+            (r["property"], r["callpath"] or r["region"], r["rank"], r["condition_id"]): r
+            for r in result["results"]
+            if r["status"] == "evaluated"
+        }
     trace, profile = found[name], found[f"{name}-profile"]
-    spread = dict(con.execute("""
+    spread = dict(
+        con.execute("""
         SELECT c.path, max(s.incl_s) - min(s.incl_s) FROM mpi_summary s
         JOIN callpaths c USING (experiment_id, callpath_id)
         JOIN regions r ON r.experiment_id = s.experiment_id AND r.region_id = s.region_id
-        WHERE s.experiment_id = 1 AND r.name = 'MPI_Barrier' AND s.location_id IS NOT NULL GROUP BY c.path""").fetchall())
+        WHERE s.experiment_id = 1 AND r.name = 'MPI_Barrier' AND s.location_id IS NOT NULL
+        GROUP BY c.path""").fetchall()
+    )
     barrier = {k[1]: r for k, r in profile.items() if k[0] == "load_imbalance_at_barrier"}
     assert set(barrier) == set(spread) and {k[3] for k in profile if k[0] == "load_imbalance_at_barrier"} <= {"COND1"}
     for path, row in barrier.items():

@@ -6,7 +6,6 @@ constructs (1 tick = 1 ns), never from an earlier output of cosydb.
 """
 
 import pytest
-
 from cosydb.fixtures.generator import TraceBuilder
 from test_properties_p2p import NS, report
 
@@ -15,13 +14,19 @@ END = 10_000  # every rank's main spans 0..END: the rank basis is nranks * END
 
 def results(result, prop):
     """{where: row} of one property's listed rows over all processes (call path, or region for functions)."""
-    return {r["callpath"] or r["region"]: r for r in result["results"]
-            if r["property"] == prop and r["status"] == "evaluated" and r["rank"] is None}
+    return {
+        r["callpath"] or r["region"]: r
+        for r in result["results"]
+        if r["property"] == prop and r["status"] == "evaluated" and r["rank"] is None
+    }
 
 
 def per_process(result, prop):
-    return {(r["callpath"] or r["region"], r["rank"]): r for r in result["results"]
-            if r["property"] == prop and r["status"] == "evaluated" and r["rank"] is not None}
+    return {
+        (r["callpath"] or r["region"], r["rank"]): r
+        for r in result["results"]
+        if r["property"] == prop and r["status"] == "evaluated" and r["rank"] is not None
+    }
 
 
 def communication_run():
@@ -75,7 +80,7 @@ def test_uneven_mp_distribution(communication):
     # Bcast is even, Send and Recv run on one process each (deviation 0)
     uneven = results(communication, "uneven_mp_distribution")
     assert set(uneven) == {"prog/main/MPI_Allreduce"}
-    assert uneven["prog/main/MPI_Allreduce"]["details"]["deviation"] == pytest.approx(35000 ** 0.5 * NS)
+    assert uneven["prog/main/MPI_Allreduce"]["details"]["deviation"] == pytest.approx(35000**0.5 * NS)
 
 
 def test_frequent_comm_per_process_and_its_metaproperties(communication):
@@ -88,8 +93,8 @@ def test_frequent_comm_per_process_and_its_metaproperties(communication):
     assert on_all["value"] == pytest.approx(200 * NS) and on_all["severity"] == pytest.approx(50 / END)
     some = results(communication, "frequent_comm_some_processes")
     assert set(some) == {"MPI_Allreduce", "MPI_Send", "MPI_Recv"}
-    assert some["MPI_Allreduce"]["severity"] == pytest.approx(200 / END)   # max over ranks 2, 3
-    assert some["MPI_Allreduce"]["value"] == pytest.approx(300 * NS)       # summed over ranks 2, 3
+    assert some["MPI_Allreduce"]["severity"] == pytest.approx(200 / END)  # max over ranks 2, 3
+    assert some["MPI_Allreduce"]["value"] == pytest.approx(300 * NS)  # summed over ranks 2, 3
 
 
 def barrier_run(enters, leaves):
@@ -131,9 +136,9 @@ def master_slave_run(slave_to_slave=False):
     with b[0].open("main", 0, END):
         for s in (1, 2, 3):
             b[0].mpi_send(100 + 20 * (s - 1), 110 + 20 * (s - 1), dst=s, tag=0, nbytes=8)
-        b[0].mpi_recv(500, 1010, src=1, tag=1, nbytes=8)    # idle min(1000, 1010) - 500 = 500
-        b[0].mpi_recv(1020, 2010, src=2, tag=1, nbytes=8)   # idle 2000 - 1020 = 980
-        b[0].mpi_recv(2020, 3010, src=3, tag=1, nbytes=8)   # idle 3000 - 2020 = 980
+        b[0].mpi_recv(500, 1010, src=1, tag=1, nbytes=8)  # idle min(1000, 1010) - 500 = 500
+        b[0].mpi_recv(1020, 2010, src=2, tag=1, nbytes=8)  # idle 2000 - 1020 = 980
+        b[0].mpi_recv(2020, 3010, src=3, tag=1, nbytes=8)  # idle 3000 - 2020 = 980
     for s in (1, 2, 3):
         with b[s].open("main", 0, END):
             b[s].mpi_recv(50, 200, src=0, tag=0, nbytes=8)  # idle 100 + 20 (s - 1) - 50
@@ -185,8 +190,12 @@ def cache_run():
         b[r].enter(0, "main")
         b[r].measure(0)
         for i, m in enumerate(misses[r]):
-            b[r].region("kernel", 100 + 400 * i, 400 + 400 * i,
-                        counters={"PAPI_L1_DCM": m, "PAPI_LD_INS": 600, "PAPI_SR_INS": 400})
+            b[r].region(
+                "kernel",
+                100 + 400 * i,
+                400 + 400 * i,
+                counters={"PAPI_L1_DCM": m, "PAPI_LD_INS": 600, "PAPI_SR_INS": 400},
+            )
         b[r].measure(END, PAPI_LD_INS=1000)
         b[r].leave(END)
     return b
@@ -207,11 +216,16 @@ def test_cache_misses_per_instance_and_over_instances(tmp_path):
     result = report(cache_run(), tmp_path)
     worst = per_process(result, "l1d_cache_misses_per_instance")
     # most severe kernel instance: rank 0 300 / 1000, rank 1 400 / 1000; main: 400 / 3000, 800 / 3000
-    assert worst[("prog/main/kernel", 0)]["severity"] == pytest.approx(0.3) and worst[("prog/main/kernel", 0)]["value"] == 300
+    assert (
+        worst[("prog/main/kernel", 0)]["severity"] == pytest.approx(0.3)
+        and worst[("prog/main/kernel", 0)]["value"] == 300
+    )
     assert worst[("prog/main", 1)]["severity"] == pytest.approx(800 / 3000)
     # instances above 0.25: rank 0 kernel one of two, rank 1 kernel both, rank 1 main its only one
     assert set(per_process(result, "l1d_cache_misses_in_all_instances_in_process")) == {
-        ("prog/main/kernel", 1), ("prog/main", 1)}
+        ("prog/main/kernel", 1),
+        ("prog/main", 1),
+    }
     some = per_process(result, "l1d_cache_misses_in_some_not_all_instances")
     assert set(some) == {("prog/main/kernel", 0)} and some[("prog/main/kernel", 0)]["severity"] == pytest.approx(0.3)
     assert results(result, "l1d_cache_misses_in_all_instances_in_all_processes") == {}
@@ -230,7 +244,11 @@ def test_no_cache_misses_no_cache_problem(tmp_path):
     b[0].measure(END)
     b[0].leave(END)
     result = report(b, tmp_path)
-    for prop in ("l1_data_cache_misses", "l1d_cache_misses_per_instance", "l1d_cache_misses_in_all_instances_in_process",
-                 "l1d_cache_misses_in_some_not_all_instances"):
+    for prop in (
+        "l1_data_cache_misses",
+        "l1d_cache_misses_per_instance",
+        "l1d_cache_misses_in_all_instances_in_process",
+        "l1d_cache_misses_in_some_not_all_instances",
+    ):
         assert results(result, prop) == {} and per_process(result, prop) == {}, prop
         assert {r["status"] for r in result["results"] if r["property"] == prop} <= {"evaluated"}

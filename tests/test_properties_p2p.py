@@ -5,8 +5,8 @@ constructs (1 tick = 1 ns), never from an earlier output of cosydb.
 """
 
 import pytest
-
 from cosydb.fixtures.generator import TraceBuilder
+
 from cosydb.report import run
 
 NS = 1e-9
@@ -15,6 +15,7 @@ NS = 1e-9
 def report(b, tmp_path, **kw):
     anchor = b.write(tmp_path / "run")
     from cosydb.load import load
+
     load(anchor, tmp_path / "run.cosydb")
     return run(tmp_path / "run.cosydb", threshold=0, **kw)
 
@@ -62,7 +63,7 @@ def test_late_sender_cre_and_scalasca(tmp_path):
 def test_late_receiver_cre_and_scalasca(tmp_path):
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
-        b[0].mpi_send(100, 700, dst=1, tag=0, nbytes=1 << 20)   # blocks until the receive is posted
+        b[0].mpi_send(100, 700, dst=1, tag=0, nbytes=1 << 20)  # blocks until the receive is posted
     with b[1].open("main", 0, 1000):
         b[1].region("compute", 10, 490)
         b[1].mpi_recv(500, 710, src=0, tag=0, nbytes=1 << 20)
@@ -105,7 +106,9 @@ def test_sendrecv_ring_counts_both_halves(tmp_path):
             b[r].mpi_sendrecv(enters[r], leaves[r], dst=(r + 1) % 4, src=(r - 1) % 4, tag=0, nbytes=8)
     result = report(b, tmp_path)
     # receive half: rank 0 waits for rank 3's call, min(E = 400, L = 450) - 100; the others' senders came first
-    assert rows(result, "mpi_latesender", all_processes=False) == {("prog/main/MPI_Sendrecv", 0): pytest.approx(300 * NS)}
+    assert rows(result, "mpi_latesender", all_processes=False) == {
+        ("prog/main/MPI_Sendrecv", 0): pytest.approx(300 * NS)
+    }
     # send half: rank 0's call lasts (L = 450) past rank 1's Enter (200), but Scalasca 2.6 counts no
     # Late Receiver at an MPI_Sendrecv (a non-blocking send-receive to it; tests/test_late_receiver_rules.py)
     assert rows(result, "mpi_latereceiver", all_processes=False) == {}
@@ -114,10 +117,10 @@ def test_sendrecv_ring_counts_both_halves(tmp_path):
 def test_wrong_order_patterns(tmp_path):
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
-        b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)   # older message, received last
+        b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)  # older message, received last
         b[0].mpi_send(200, 210, dst=1, tag=2, nbytes=8)
     with b[1].open("main", 0, 1000):
-        b[1].mpi_recv(50, 250, src=0, tag=2, nbytes=8)    # waits 150 for the newer message
+        b[1].mpi_recv(50, 250, src=0, tag=2, nbytes=8)  # waits 150 for the newer message
         b[1].mpi_recv(300, 400, src=0, tag=1, nbytes=8)
     result = report(b, tmp_path)
     assert rows(result, "late_sender") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
@@ -135,8 +138,8 @@ def test_wrong_order_patterns(tmp_path):
 def test_wrong_order_late_receiver(tmp_path):
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
-        b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)          # older message, received last
-        b[0].mpi_send(200, 700, dst=1, tag=2, nbytes=1 << 20)    # blocks until the receive is posted
+        b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)  # older message, received last
+        b[0].mpi_send(200, 700, dst=1, tag=2, nbytes=1 << 20)  # blocks until the receive is posted
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(500, 710, src=0, tag=2, nbytes=1 << 20)
         b[1].mpi_recv(800, 810, src=0, tag=1, nbytes=8)
@@ -158,10 +161,10 @@ def test_wrong_order_of_a_waitall_is_remembered_from_its_leave(tmp_path):
         b[0].mpi_wait(100, 900, requests=[1, 2], call="MPI_Waitall")
         b[0].mpi_recv(1000, 1010, src=1, tag=1, nbytes=8)
     with b[1].open("main", 0, 2000):
-        b[1].mpi_send(60, 70, dst=0, tag=1, nbytes=8)     # sent first, received last
-        b[1].mpi_send(500, 510, dst=0, tag=0, nbytes=8)   # the late one: idle min(500, 900) - 100
+        b[1].mpi_send(60, 70, dst=0, tag=1, nbytes=8)  # sent first, received last
+        b[1].mpi_send(500, 510, dst=0, tag=0, nbytes=8)  # the late one: idle min(500, 900) - 100
     with b[2].open("main", 0, 2000):
-        b[2].mpi_send(50, 55, dst=0, tag=0, nbytes=8)     # completed in the same Waitall, after it
+        b[2].mpi_send(50, 55, dst=0, tag=0, nbytes=8)  # completed in the same Waitall, after it
     result = report(b, tmp_path)
     assert rows(result, "mpi_latesender") == {"prog/main/MPI_Waitall": pytest.approx(400 * NS)}
     # the Waitall's instance enters the buffer at its Leave, so rank 2's receive inside the
@@ -176,7 +179,7 @@ def remembered_instance_run(batches):
     (late, early_send), receives `late` late messages from rank 2 (each waits 500 ns; sent
     after 1000) and one early message from rank 3 (tag = batch number, sent at early_send)."""
     b = TraceBuilder(4)
-    end = 10 ** 7
+    end = 10**7
     for rank in range(4):
         b[rank].enter(0, "main")
     b[1].mpi_send(200, 205, dst=0, tag=0, nbytes=8)
@@ -208,8 +211,7 @@ def test_wrong_order_remembers_the_last_100_late_sender_instances(tmp_path, late
     assert rows(result, "mpi_latesender_wo") == expected
     # Scalasca 2.6 files every instance one receive reveals under the first one it reveals
     # (ROLE_RECV_LSWO is set once per receive): all at "first" while it is remembered
-    different = ({"prog/main/first/MPI_Recv": pytest.approx((100 + late * 500) * NS)} if remembered
-                 else expected)
+    different = {"prog/main/first/MPI_Recv": pytest.approx((100 + late * 500) * NS)} if remembered else expected
     assert rows(result, "mpi_lswo_different") == different and rows(result, "mpi_lswo_same") == {}
 
 
@@ -218,8 +220,10 @@ def test_instances_removed_from_the_buffer_make_room(tmp_path):
     # the one in "first" (sent at 200); 60 more instances: 110 pushed after "first", yet the
     # buffer never held more than 61, so a message sent at 100 still reveals it
     result = report(remembered_instance_run([(50, 300), (60, 100)]), tmp_path)
-    assert rows(result, "mpi_latesender_wo") == {"prog/main/first/MPI_Recv": pytest.approx(100 * NS),
-                                                 "prog/main/MPI_Recv": pytest.approx(110 * 500 * NS)}
+    assert rows(result, "mpi_latesender_wo") == {
+        "prog/main/first/MPI_Recv": pytest.approx(100 * NS),
+        "prog/main/MPI_Recv": pytest.approx(110 * 500 * NS),
+    }
 
 
 def test_focus_region_and_rank_basis(tmp_path):
@@ -238,8 +242,10 @@ def test_focus_region_and_rank_basis(tmp_path):
     row = next(r for r in result["results"] if r["property"] == "late_sender" and r["rank"] is None)
     assert row["severity"] == pytest.approx(400 / 2000)
     unfocused = run(tmp_path / "run.cosydb", threshold=0)
-    assert rows(unfocused, "late_sender") == {"prog/main/solve/MPI_Recv": pytest.approx(400 * NS),
-                                              "prog/main/MPI_Recv": pytest.approx(300 * NS)}
+    assert rows(unfocused, "late_sender") == {
+        "prog/main/solve/MPI_Recv": pytest.approx(400 * NS),
+        "prog/main/MPI_Recv": pytest.approx(300 * NS),
+    }
 
 
 def test_cost_family(tmp_path):
@@ -269,14 +275,17 @@ def test_cost_family(tmp_path):
 def test_io_cost_counts_file_io_and_the_io_group(tmp_path):
     b = TraceBuilder(1)
     with b[0].open("main", 0, 1000):
-        b[0].region("fwrite", 100, 150)                 # ISO C I/O, by its region role
-        with b[0].open("write_output", 200, 500):       # the application's own output routine
+        b[0].region("fwrite", 100, 150)  # ISO C I/O, by its region role
+        with b[0].open("write_output", 200, 500):  # the application's own output routine
             b[0].region("fwrite", 300, 400)
     result = report(b, tmp_path)
     assert rows(result, "io_cost") == {
-        "prog": pytest.approx(150 * NS), "prog/main": pytest.approx(150 * NS),
-        "prog/main/fwrite": pytest.approx(50 * NS), "prog/main/write_output": pytest.approx(100 * NS),
-        "prog/main/write_output/fwrite": pytest.approx(100 * NS)}
+        "prog": pytest.approx(150 * NS),
+        "prog/main": pytest.approx(150 * NS),
+        "prog/main/fwrite": pytest.approx(50 * NS),
+        "prog/main/write_output": pytest.approx(100 * NS),
+        "prog/main/write_output/fwrite": pytest.approx(100 * NS),
+    }
     # with write_output in the IO group its own 300 - 100 ns count as I/O too
     grouped = run(tmp_path / "run.cosydb", threshold=0, params={"p_io_group": "^write_output$"})
     assert rows(grouped, "io_cost")["prog/main/write_output"] == pytest.approx(300 * NS)
@@ -288,7 +297,7 @@ def test_late_receiver_at_the_wait_completing_an_isend(tmp_path):
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_isend(100, 110, dst=1, tag=0, nbytes=1 << 20, request=1)
-        b[0].mpi_wait(120, 700, requests=[1], call="MPI_Wait")    # completes once the receive is posted
+        b[0].mpi_wait(120, 700, requests=[1], call="MPI_Wait")  # completes once the receive is posted
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(500, 710, src=0, tag=0, nbytes=1 << 20)
     result = report(b, tmp_path)
@@ -300,7 +309,7 @@ def test_late_receiver_at_the_wait_completing_an_isend(tmp_path):
 def test_clock_condition_violation_is_clamped(tmp_path):
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
-        b[0].mpi_send(300, 310, dst=1, tag=0, nbytes=8)    # "sent" after the receive completed
+        b[0].mpi_send(300, 310, dst=1, tag=0, nbytes=8)  # "sent" after the receive completed
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(100, 200, src=0, tag=0, nbytes=8)
     result = report(b, tmp_path)
@@ -315,10 +324,23 @@ def test_control_trace_has_no_wait_states(tmp_path):
     with b[0].open("main", 0, 1000):
         b[0].mpi_send(100, 110, dst=1, tag=0, nbytes=8)
     with b[1].open("main", 0, 1000):
-        b[1].mpi_recv(200, 210, src=0, tag=0, nbytes=8)   # the send came first, the receive finds it
+        b[1].mpi_recv(200, 210, src=0, tag=0, nbytes=8)  # the send came first, the receive finds it
     result = report(b, tmp_path)
-    for prop in ("late_sender", "late_receiver", "wrong_order_ls", "wrong_order_lr",
-                 "messages_in_wrong_order", "mpi_latesender", "mpi_latereceiver",
-                 "mpi_latesender_wo", "mpi_lswo_different", "mpi_lswo_same", "idle_late_sender",
-                 "idle_late_receiver", "slow_slaves", "overloaded_master", "load_imbalance_at_barrier"):
+    for prop in (
+        "late_sender",
+        "late_receiver",
+        "wrong_order_ls",
+        "wrong_order_lr",
+        "messages_in_wrong_order",
+        "mpi_latesender",
+        "mpi_latereceiver",
+        "mpi_latesender_wo",
+        "mpi_lswo_different",
+        "mpi_lswo_same",
+        "idle_late_sender",
+        "idle_late_receiver",
+        "slow_slaves",
+        "overloaded_master",
+        "load_imbalance_at_barrier",
+    ):
         assert rows(result, prop) == {} and rows(result, prop, all_processes=False) == {}, prop

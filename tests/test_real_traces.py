@@ -4,11 +4,10 @@ import collections
 
 import otf2
 import pytest
-
-from cosydb import database
+from conftest import SCALASCA_TRACES, real_trace, rows
 from cosydb.loaders.otf2_records import type_name
 
-from conftest import SCALASCA_TRACES, real_trace, rows
+from cosydb import database
 
 
 @pytest.fixture
@@ -22,8 +21,10 @@ def test_event_counts_equal_the_otf2_reader(loaded, name):
     with otf2.reader.open(str(real_trace(name) / "traces.otf2")) as trace:
         for location, event in trace.events:
             expected[(location._ref, type_name(type(event).__name__))] += 1
-    got = {(r["location_id"], r["type"]): r["n"]
-           for r in rows(loaded(name), "SELECT location_id, type, count(*) AS n FROM events GROUP BY ALL")}
+    got = {
+        (r["location_id"], r["type"]): r["n"]
+        for r in rows(loaded(name), "SELECT location_id, type, count(*) AS n FROM events GROUP BY ALL")
+    }
     assert got == dict(expected)
 
 
@@ -32,11 +33,14 @@ def test_hardware_counters_are_summarised(loaded):
     counters = {r["counter"] for r in rows(con, "SELECT DISTINCT counter FROM counter_summary")}
     assert counters == {"PAPI_TOT_CYC", "PAPI_L2_TCM", "PAPI_BR_MSP"}
     # inclusive delta of a call path = sum of exclusive deltas over its subtree
-    check = rows(con, """
+    check = rows(
+        con,
+        """
         WITH s AS (SELECT * FROM counter_summary WHERE counter = 'PAPI_TOT_CYC')
         SELECT a.ancestor_id, s1.location_id, any_value(s1.incl) AS incl, sum(s2.excl) AS subtree
         FROM callpath_ancestors a
         JOIN s s1 ON s1.callpath_id = a.ancestor_id
         JOIN s s2 ON s2.callpath_id = a.descendant_id AND s2.location_id = s1.location_id
-        GROUP BY ALL""")
+        GROUP BY ALL""",
+    )
     assert check and all(r["incl"] == pytest.approx(r["subtree"]) for r in check)

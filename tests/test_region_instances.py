@@ -1,10 +1,8 @@
 """Region instances, enterptr and call paths against constructed timings."""
 
 import pytest
-
-from cosydb.fixtures.generator import TraceBuilder
-
 from conftest import load_built, rows
+from cosydb.fixtures.generator import TraceBuilder
 
 
 def nested_run():
@@ -26,13 +24,16 @@ def test_instances_match_constructed_times(tmp_path):
     con = load_built(b, tmp_path)
     got = {
         (r["path"], r["rank"]): r
-        for r in rows(con, """
+        for r in rows(
+            con,
+            """
             SELECT c.path, l.rank, count(*) AS visits,
                    sum(i.incl_s) AS incl_s, sum(i.excl_s) AS excl_s
             FROM region_instances i
             JOIN callpaths c USING (experiment_id, callpath_id)
             JOIN locations l USING (experiment_id, location_id)
-            GROUP BY ALL""")
+            GROUP BY ALL""",
+        )
     }
     expected = b.expected_paths()
     assert set(got) == set(expected)
@@ -63,29 +64,35 @@ def test_enterptr_follows_the_seed_definition(tmp_path):
     with b[1].open("main", 0, 100):
         b[1].mpi_recv(5, 25, src=0, tag=0, nbytes=4)
     con = load_built(b, tmp_path)
-    ev = rows(con, """
+    ev = rows(
+        con,
+        """
         SELECT e.seq, e.type, r.name, p.enterptr
         FROM enterptr p JOIN events e USING (experiment_id, location_id, seq)
         LEFT JOIN regions r ON r.experiment_id = e.experiment_id AND r.region_id = e.region_id
-        WHERE e.location_id = 0 ORDER BY e.seq""")
+        WHERE e.location_id = 0 ORDER BY e.seq""",
+    )
     by_seq = {e["seq"]: e for e in ev}
     seq_of = {(e["type"], e["name"]): e["seq"] for e in ev}
     program_begin = by_seq[1]
     assert program_begin["type"] == "PROGRAM_BEGIN" and program_begin["enterptr"] is None
     main_enter = seq_of[("ENTER", "main")]
     send_enter = seq_of[("ENTER", "MPI_Send")]
-    assert by_seq[main_enter]["enterptr"] == 1                       # Enter -> caller (program root)
-    assert by_seq[send_enter]["enterptr"] == main_enter              # Enter -> caller
-    assert by_seq[seq_of[("MPI_SEND", None)]]["enterptr"] == send_enter   # send -> enclosing call
+    assert by_seq[main_enter]["enterptr"] == 1  # Enter -> caller (program root)
+    assert by_seq[send_enter]["enterptr"] == main_enter  # Enter -> caller
+    assert by_seq[seq_of[("MPI_SEND", None)]]["enterptr"] == send_enter  # send -> enclosing call
     assert by_seq[seq_of[("LEAVE", "MPI_Send")]]["enterptr"] == send_enter  # Leave -> own Enter
     assert by_seq[seq_of[("ENTER", "work")]]["enterptr"] == main_enter  # after a sibling's Leave
 
 
 def test_region_stack_macro(tmp_path):
     con = load_built(nested_run(), tmp_path)
-    stack = rows(con, """
+    stack = rows(
+        con,
+        """
         SELECT r.name FROM region_stack(1, 0, (SELECT global_offset FROM experiments) + 300) s
-        JOIN regions r USING (experiment_id, region_id) ORDER BY s.depth""")
+        JOIN regions r USING (experiment_id, region_id) ORDER BY s.depth""",
+    )
     assert [s["name"] for s in stack] == ["prog", "main", "solve", "work"]
     # at the Leave time of 'work' (500 ticks after offset 100 -> 400) the instance is no longer open
     left = rows(con, "SELECT count(*) AS n FROM region_stack(1, 0, (SELECT global_offset FROM experiments) + 400)")
@@ -94,10 +101,13 @@ def test_region_stack_macro(tmp_path):
 
 def test_enterptr_has_one_row_per_event_and_derived_tables_are_stored(tmp_path):
     con = load_built(nested_run(), tmp_path)
-    counts = rows(con, """
+    counts = rows(
+        con,
+        """
         SELECT (SELECT count(*) FROM events) AS events,
                (SELECT count(*) FROM enterptr) AS pointers,
-               (SELECT count(DISTINCT (location_id, seq)) FROM enterptr) AS distinct_events""")[0]
+               (SELECT count(DISTINCT (location_id, seq)) FROM enterptr) AS distinct_events""",
+    )[0]
     assert counts["pointers"] == counts["events"] == counts["distinct_events"]
     # derived tables are read from the experiment's Parquet files, not recomputed
     definition = con.execute("SELECT sql FROM duckdb_views() WHERE view_name = 'region_instances'").fetchone()[0]

@@ -5,31 +5,51 @@ import csv
 import json
 
 import pytest
+from conftest import real_trace
+from cosydb.fixtures.generator import TraceBuilder
+from test_errors_and_atomicity import cosydb
 
 from cosydb import catalog as catalog_mod
 from cosydb import database, names, report_view
-from cosydb.fixtures.generator import TraceBuilder
 from cosydb.load import load
 from cosydb.report import run
 
-from conftest import real_trace
-from test_errors_and_atomicity import cosydb
-
 #: Scalasca's wait-state metrics, the candidates for "its top 3" (time categories such as
 #: mpi_point2point or omp_time and counts are no wait states).
-WAIT_STATES = {"mpi_latesender", "mpi_latereceiver", "mpi_lswo_different", "mpi_lswo_same", "mpi_latesender_wo",
-               "mpi_wait_nxn", "mpi_nxn_completion", "mpi_barrier_wait", "mpi_barrier_completion",
-               "mpi_earlyreduce", "mpi_earlyscan", "mpi_latebroadcast", "mpi_init_completion", "mpi_finalize_wait",
-               "omp_idle_threads", "omp_management", "omp_fork", "omp_ibarrier_wait", "omp_ebarrier_wait",
-               "omp_lock_contention_critical", "omp_lock_contention_api", "omp_limited_parallelism"}
+WAIT_STATES = {
+    "mpi_latesender",
+    "mpi_latereceiver",
+    "mpi_lswo_different",
+    "mpi_lswo_same",
+    "mpi_latesender_wo",
+    "mpi_wait_nxn",
+    "mpi_nxn_completion",
+    "mpi_barrier_wait",
+    "mpi_barrier_completion",
+    "mpi_earlyreduce",
+    "mpi_earlyscan",
+    "mpi_latebroadcast",
+    "mpi_init_completion",
+    "mpi_finalize_wait",
+    "omp_idle_threads",
+    "omp_management",
+    "omp_fork",
+    "omp_ibarrier_wait",
+    "omp_ebarrier_wait",
+    "omp_lock_contention_critical",
+    "omp_lock_contention_api",
+    "omp_limited_parallelism",
+}
 
 
 def scalasca_top3(trace):
     with open(next((real_trace(trace) / "scalasca").glob("*.totals.csv"))) as f:
         totals = {r["metric"]: float(r["total"]) for r in csv.DictReader(f) if r["metric"] in WAIT_STATES}
     # a metric and its part (mpi_latesender_wo of mpi_latesender) are one wait state
-    return sorted((m for m in totals if totals[m] > 0 and m not in {"mpi_latesender_wo", "mpi_lswo_different"}),
-                  key=lambda m: -totals[m])[:3]
+    return sorted(
+        (m for m in totals if totals[m] > 0 and m not in {"mpi_latesender_wo", "mpi_lswo_different"}),
+        key=lambda m: -totals[m],
+    )[:3]
 
 
 @pytest.mark.parametrize("trace", ["hpccg-8-small", "minife-8-small", "lulesh_hyb-8x2-small"])
@@ -67,14 +87,18 @@ def test_lulesh_bottleneck_is_the_idle_threads_in_mpi_init_thread(real_db):
 
 
 def test_call_paths_are_demangled_and_elided_in_the_middle():
-    path = ("test_HPCCG/main/_Z5HPCCGP24HPC_Sparse_Matrix_STRUCTPKdPdidRiRdS3_/"
-            "_Z18exchange_externalsP24HPC_Sparse_Matrix_STRUCTPKd/MPI_Wait")
+    path = (
+        "test_HPCCG/main/_Z5HPCCGP24HPC_Sparse_Matrix_STRUCTPKdPdidRiRdS3_/"
+        "_Z18exchange_externalsP24HPC_Sparse_Matrix_STRUCTPKd/MPI_Wait"
+    )
     assert names.path(path) == "test_HPCCG/main/HPCCG/exchange_externals/MPI_Wait"
     assert names.fit(names.path(path), 40) == "test_HPCCG/…/exchange_externals/MPI_Wait"
     assert names.path(path, "raw") == path
     assert names.demangle("_Z4ddotiPKdS0_PdRd") == "ddot(int, double const*, double const*, double*, double&)"
-    assert names.short("_ZN6miniFE10matvec_stdINS_9CSRMatrixIdiiEENS_6VectorIdiiEEEclERS2_RS4_S7_") == \
-        "miniFE::matvec_std::operator()"
+    assert (
+        names.short("_ZN6miniFE10matvec_stdINS_9CSRMatrixIdiiEENS_6VectorIdiiEEEclERS2_RS4_S7_")
+        == "miniFE::matvec_std::operator()"
+    )
     assert names.short("!$omp parallel @lulesh.cc:2029") == "!$omp parallel @lulesh.cc:2029"
 
 
@@ -101,7 +125,10 @@ def test_ranked_problems_by_hand(tmp_path):
     # barrier wait: ranks 0-2 wait 500 ns for rank 3; Late Sender: 300 ns (rank 0) + 100 ns (rank 2)
     assert by_name["mpi_barrier_wait"]["value"] == pytest.approx(1500e-9)
     assert by_name["mpi_latesender"]["value"] == pytest.approx(400e-9)
-    assert [(x["rank"], round(x["value"] * 1e9)) for x in by_name["mpi_latesender"]["locations"]] == [(0, 300), (2, 100)]
+    assert [(x["rank"], round(x["value"] * 1e9)) for x in by_name["mpi_latesender"]["locations"]] == [
+        (0, 300),
+        (2, 100),
+    ]
     # severity: value / 4 x 3000 ns of run time
     assert by_name["mpi_latesender"]["severity"] == pytest.approx(400 / 12000)
     # the bottleneck: a wait state at the barrier (ASL's load imbalance or Scalasca's barrier wait)
@@ -128,7 +155,7 @@ def test_report_of_one_property_keeps_the_other_stored_rows(tmp_path):
     assert shown.returncode == 0, shown.stderr
     assert "other properties are kept" in shown.stdout
     con = database.connect(db)
-    stored = {p for p, in con.execute("SELECT DISTINCT property FROM property_results").fetchall()}
+    stored = {p for (p,) in con.execute("SELECT DISTINCT property FROM property_results").fetchall()}
     assert {"mpi_latesender", "mpi_barrier_wait", "comm_cost"} <= stored
 
 
@@ -145,11 +172,13 @@ def test_profile_loaded_later_does_not_replace_the_trace_as_default(tmp_path):
 
 def test_report_user_errors_are_one_line_with_close_matches(tmp_path):
     db = late_sender_db(tmp_path)
-    cases = [(("--region", "mian"), "--region: 'mian' is unknown; did you mean main?"),
-             (("--rank-basis", "MPI_Barier"), "did you mean MPI_Barrier"),
-             (("--param", "p_regoin=x"), "--param: 'p_regoin' is unknown; did you mean p_region"),
-             (("--property", "mpi_latesendr"), "did you mean mpi_latesender"),
-             (("--property", "idle_time"), "idle_time is a pattern")]
+    cases = [
+        (("--region", "mian"), "--region: 'mian' is unknown; did you mean main?"),
+        (("--rank-basis", "MPI_Barier"), "did you mean MPI_Barrier"),
+        (("--param", "p_regoin=x"), "--param: 'p_regoin' is unknown; did you mean p_region"),
+        (("--property", "mpi_latesendr"), "did you mean mpi_latesender"),
+        (("--property", "idle_time"), "idle_time is a pattern"),
+    ]
     for args, message in cases:
         got = cosydb("report", db, *args)
         assert got.returncode == 2 and message in got.stderr and len(got.stderr.strip().splitlines()) == 1, got.stderr
@@ -158,8 +187,9 @@ def test_report_user_errors_are_one_line_with_close_matches(tmp_path):
 
 def test_a_pattern_is_queried_with_sql_ref(tmp_path):
     db = late_sender_db(tmp_path)
-    got = cosydb("sql", db, "SELECT round(sum(idle_s) * 1e9) AS ns FROM {{ ref('late_sender_matches') }}",
-                 "--format", "json")
+    got = cosydb(
+        "sql", db, "SELECT round(sum(idle_s) * 1e9) AS ns FROM {{ ref('late_sender_matches') }}", "--format", "json"
+    )
     assert got.returncode == 0, got.stderr
     assert json.loads(got.stdout) == [{"ns": 400.0}]
 

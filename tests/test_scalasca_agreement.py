@@ -4,7 +4,6 @@ and synchronisation counts, every MPI and OpenMP wait state), within 0.1 %, call
 compared exactly as Scalasca writes them."""
 
 import pytest
-
 from conftest import LARGE, SCALASCA_TRACES, TRACES, real_trace
 from scalasca_reference import csv_cells, cube_cells, disagreements, our_cells
 

@@ -9,44 +9,97 @@ on its threshold.
 import json
 
 import pytest
+from test_errors_and_atomicity import assert_clean_failure, cosydb
 
 from cosydb import database
 from cosydb.load import load
 from cosydb.report import run
 
-from test_errors_and_atomicity import assert_clean_failure, cosydb
-
 
 def openmp_doc(processors=4, main=10.0, par=6.0, loop=5.0, serial=2.0):
     """The parallel run (4 threads) or, with processors=1, its sequential baseline (no thread sums)."""
     doc = {
-        "cosydb_summary": 1, "paradigm": "openmp", "nr_processors": processors,
+        "cosydb_summary": 1,
+        "paradigm": "openmp",
+        "nr_processors": processors,
         "system": {"remote_access_time": 1e-6, "cache_line_size": 64, "parallel_region_cost": 1e-3},
-        "regions": [{"name": "main", "kind": "Function"},
-                    {"name": "serial", "kind": "Function", "parent": "main"},
-                    {"name": "par", "kind": "PRegion", "parent": "main"},
-                    {"name": "loop", "kind": "PDo", "parent": "par"}],
+        "regions": [
+            {"name": "main", "kind": "Function"},
+            {"name": "serial", "kind": "Function", "parent": "main"},
+            {"name": "par", "kind": "PRegion", "parent": "main"},
+            {"name": "loop", "kind": "PDo", "parent": "par"},
+        ],
         "summaries": [
             {"region": "main", "nr_executions": 1, "sums": {"duration": main, "non_parallelized_code": 2.0}},
             {"region": "serial", "nr_executions": 1, "sums": {"duration": serial, "non_parallelized_code": 2.0}},
-            {"region": "par", "nr_executions": 2,
-             "sums": {"duration": par, "region_wait": 0.5, "region_ctrl": 0.1, "cross_thread_dep_wait": 0.2,
-                      "cross_thread_dep_ctrl": 0.2, "scheduling": 0.1, "additional_calc": 0.1,
-                      "nr_remote_accesses": 100000},
-             "instance_sums": [{"nr_threads": 4, "region_wait": 0.0}, {"nr_threads": 4, "region_wait": 0.5}]},
-            {"region": "loop", "nr_executions": 2,
-             "sums": {"duration": loop, "region_wait": 0.4, "accessed_variables": [
-                 {"var_name": "x", "nr_remote_accesses": 1000, "size": 6400,
-                  "page_sums": [{"page_no": 0, "nr_remote_accesses": 600}, {"page_no": 1, "nr_remote_accesses": 400}]},
-                 {"var_name": "y", "nr_remote_accesses": 30, "size": 6400,
-                  "page_sums": [{"page_no": 0, "nr_remote_accesses": 30}]},
-                 {"var_name": "z", "nr_remote_accesses": 10, "size": 6400}]},
-             "thread_sums": [
-                 {"thread_no": 1, "accessed_variables": [
-                     {"var_name": "x", "nr_remote_accesses": 600, "page_sums": [{"page_no": 0, "nr_remote_accesses": 600}]},
-                     {"var_name": "y", "nr_remote_accesses": 20, "page_sums": [{"page_no": 0, "nr_remote_accesses": 20}]}]},
-                 {"thread_no": 2, "accessed_variables": [
-                     {"var_name": "y", "nr_remote_accesses": 10, "page_sums": [{"page_no": 0, "nr_remote_accesses": 10}]}]}]},
+            {
+                "region": "par",
+                "nr_executions": 2,
+                "sums": {
+                    "duration": par,
+                    "region_wait": 0.5,
+                    "region_ctrl": 0.1,
+                    "cross_thread_dep_wait": 0.2,
+                    "cross_thread_dep_ctrl": 0.2,
+                    "scheduling": 0.1,
+                    "additional_calc": 0.1,
+                    "nr_remote_accesses": 100000,
+                },
+                "instance_sums": [{"nr_threads": 4, "region_wait": 0.0}, {"nr_threads": 4, "region_wait": 0.5}],
+            },
+            {
+                "region": "loop",
+                "nr_executions": 2,
+                "sums": {
+                    "duration": loop,
+                    "region_wait": 0.4,
+                    "accessed_variables": [
+                        {
+                            "var_name": "x",
+                            "nr_remote_accesses": 1000,
+                            "size": 6400,
+                            "page_sums": [
+                                {"page_no": 0, "nr_remote_accesses": 600},
+                                {"page_no": 1, "nr_remote_accesses": 400},
+                            ],
+                        },
+                        {
+                            "var_name": "y",
+                            "nr_remote_accesses": 30,
+                            "size": 6400,
+                            "page_sums": [{"page_no": 0, "nr_remote_accesses": 30}],
+                        },
+                        {"var_name": "z", "nr_remote_accesses": 10, "size": 6400},
+                    ],
+                },
+                "thread_sums": [
+                    {
+                        "thread_no": 1,
+                        "accessed_variables": [
+                            {
+                                "var_name": "x",
+                                "nr_remote_accesses": 600,
+                                "page_sums": [{"page_no": 0, "nr_remote_accesses": 600}],
+                            },
+                            {
+                                "var_name": "y",
+                                "nr_remote_accesses": 20,
+                                "page_sums": [{"page_no": 0, "nr_remote_accesses": 20}],
+                            },
+                        ],
+                    },
+                    {
+                        "thread_no": 2,
+                        "accessed_variables": [
+                            {
+                                "var_name": "y",
+                                "nr_remote_accesses": 10,
+                                "page_sums": [{"page_no": 0, "nr_remote_accesses": 10}],
+                            }
+                        ],
+                    },
+                ],
+            },
         ],
     }
     if processors == 1:
@@ -57,24 +110,50 @@ def openmp_doc(processors=4, main=10.0, par=6.0, loop=5.0, serial=2.0):
 def hpf_doc(processors=2, main=20.0, forall=10.0):
     """The parallel run (2 processes) or, with processors=1, its sequential baseline (no per-process sums)."""
     doc = {
-        "cosydb_summary": 1, "paradigm": "hpf", "nr_processors": processors,
-        "regions": [{"name": "main", "kind": "HPFProcedure", "decls": [{"name": "A", "format": "TRANSCRIPTIVE"}]},
-                    {"name": "fl", "kind": "HPFLoop", "ltype": "FORALL", "parent": "main"},
-                    {"name": "dl", "kind": "HPFLoop", "ltype": "DO", "parent": "main"},
-                    {"name": "rd", "kind": "HPFRedistribute", "parent": "main",
-                     "decls": [{"name": "A", "alloc": "DYNAMIC"}]},
-                    {"name": "single", "kind": "HPFBasicBlock", "parent": "main"}],
+        "cosydb_summary": 1,
+        "paradigm": "hpf",
+        "nr_processors": processors,
+        "regions": [
+            {"name": "main", "kind": "HPFProcedure", "decls": [{"name": "A", "format": "TRANSCRIPTIVE"}]},
+            {"name": "fl", "kind": "HPFLoop", "ltype": "FORALL", "parent": "main"},
+            {"name": "dl", "kind": "HPFLoop", "ltype": "DO", "parent": "main"},
+            {"name": "rd", "kind": "HPFRedistribute", "parent": "main", "decls": [{"name": "A", "alloc": "DYNAMIC"}]},
+            {"name": "single", "kind": "HPFBasicBlock", "parent": "main"},
+        ],
         "summaries": [
-            {"region": "main", "sums": {"duration": main, "comm_time": 2.0, "sync_time": 1.0, "io_time": 0.5,
-                                        "compiler_ovh_time": 0.5, "impl_redistr_time": 0.6}},
-            {"region": "fl", "sums": {"nr_executions": 10, "duration": forall, "comm_time": 1.0, "sync_time": 1.0,
-                                      "compiler_ovh_time": 0.2, "inspector_time": 0.4},
-             "proc_sums": [{"process": 0, "duration": 10.0, "comm_time": 1.0, "sync_time": 1.0},
-                           {"process": 1, "duration": 10.0, "comm_time": 1.0, "sync_time": 1.0, "idle_time": 1.0}]},
+            {
+                "region": "main",
+                "sums": {
+                    "duration": main,
+                    "comm_time": 2.0,
+                    "sync_time": 1.0,
+                    "io_time": 0.5,
+                    "compiler_ovh_time": 0.5,
+                    "impl_redistr_time": 0.6,
+                },
+            },
+            {
+                "region": "fl",
+                "sums": {
+                    "nr_executions": 10,
+                    "duration": forall,
+                    "comm_time": 1.0,
+                    "sync_time": 1.0,
+                    "compiler_ovh_time": 0.2,
+                    "inspector_time": 0.4,
+                },
+                "proc_sums": [
+                    {"process": 0, "duration": 10.0, "comm_time": 1.0, "sync_time": 1.0},
+                    {"process": 1, "duration": 10.0, "comm_time": 1.0, "sync_time": 1.0, "idle_time": 1.0},
+                ],
+            },
             {"region": "dl", "sums": {"duration": 2.0, "sync_time": 0.5}},
             {"region": "rd", "sums": {"duration": 1.0, "expl_redistr_time": 0.8}},
-            {"region": "single", "sums": {"duration": 1.0, "compiler_ovh_time": 0.3},
-             "proc_sums": [{"process": 0, "duration": 1.0, "compiler_ovh_time": 0.3}]},
+            {
+                "region": "single",
+                "sums": {"duration": 1.0, "compiler_ovh_time": 0.3},
+                "proc_sums": [{"process": 0, "duration": 1.0, "compiler_ovh_time": 0.3}],
+            },
         ],
     }
     if processors == 1:
@@ -99,10 +178,12 @@ def report(db, **kw):
     result = run(db, threshold=0, **kw)
     con = database.connect(db)
     try:
-        result["stored"] = con.execute("""
+        result["stored"] = con.execute(
+            """
             SELECT property, callpath, condition_id, condition, confidence, severity, value, details
             FROM property_results WHERE experiment_id = ? AND status = 'evaluated'""",
-                                       [result["experiment"]["experiment_id"]]).fetchall()
+            [result["experiment"]["experiment_id"]],
+        ).fetchall()
     finally:
         con.close()
     return result
@@ -110,8 +191,11 @@ def report(db, **kw):
 
 def rows(result, prop):
     """{(call path, condition_id): row} of every stored row of one property."""
-    return {(c, k): dict(condition=h, confidence=f, severity=s, value=v, details=json.loads(d) if d else None)
-            for p, c, k, h, f, s, v, d in result["stored"] if p == prop}
+    return {
+        (c, k): dict(condition=h, confidence=f, severity=s, value=v, details=json.loads(d) if d else None)
+        for p, c, k, h, f, s, v, d in result["stored"]
+        if p == prop
+    }
 
 
 def holding(result, prop):
@@ -120,8 +204,11 @@ def holding(result, prop):
 
 @pytest.fixture(scope="module")
 def openmp(tmp_path_factory):
-    db = loaded(tmp_path_factory.mktemp("omp"), ("par", openmp_doc()),
-                ("seq", openmp_doc(processors=1, main=30.0, par=20.0, loop=18.0)))
+    db = loaded(
+        tmp_path_factory.mktemp("omp"),
+        ("par", openmp_doc()),
+        ("seq", openmp_doc(processors=1, main=30.0, par=20.0, loop=18.0)),
+    )
     return db, report(db, experiment="par", baseline="seq")
 
 
@@ -131,7 +218,8 @@ def test_openmp_costs_against_the_sequential_run(openmp):
     costs = holding(result, "openmp_costs")
     # duration(par) - duration(seq) / 4: main 10 - 7.5, par 6 - 5, loop 5 - 4.5, serial 2 - 0.5
     assert {k[0]: r["value"] for k, r in costs.items()} == pytest.approx(
-        {"main": 2.5, "main/par": 1.0, "main/par/loop": 0.5, "main/serial": 1.5})
+        {"main": 2.5, "main/par": 1.0, "main/par/loop": 0.5, "main/serial": 1.5}
+    )
     assert costs[("main", None)]["severity"] == pytest.approx(2.5 / basis)
     # measurable at par: sync 0.5+0.1+0.2+0.2 + remote 100000 x 1e-6 + scheduling 0.1 + additional 0.1 = 1.3
     assert holding(result, "openmp_measurable_costs")[("main/par", None)]["value"] == pytest.approx(1.3)
@@ -144,16 +232,22 @@ def test_openmp_costs_against_the_sequential_run(openmp):
 def test_openmp_cost_properties_of_the_summary(openmp):
     _, result = openmp
     assert {k[0]: r["value"] for k, r in holding(result, "openmp_synchronization").items()} == pytest.approx(
-        {"main/par": 1.0, "main/par/loop": 0.4})
+        {"main/par": 1.0, "main/par/loop": 0.4}
+    )
     assert {k[0]: r["value"] for k, r in holding(result, "openmp_load_imbalance").items()} == pytest.approx(
-        {"main/par": 0.5, "main/par/loop": 0.4})
+        {"main/par": 0.5, "main/par/loop": 0.4}
+    )
     assert {k[0]: r["value"] for k, r in holding(result, "openmp_non_parallelized_code").items()} == pytest.approx(
-        {"main": 2.0, "main/serial": 2.0})
+        {"main": 2.0, "main/serial": 2.0}
+    )
     assert {k[0]: r["value"] for k, r in holding(result, "openmp_remote_accesses").items()} == pytest.approx(
-        {"main/par": 0.1})
+        {"main/par": 0.1}
+    )
     # PRegion executed twice: 2 x parallel_region_cost 1e-3; the PDo too; Functions never
     organisation = holding(result, "openmp_parallel_organization")
-    assert {k[0]: r["value"] for k, r in organisation.items()} == pytest.approx({"main/par": 2e-3, "main/par/loop": 2e-3})
+    assert {k[0]: r["value"] for k, r in organisation.items()} == pytest.approx(
+        {"main/par": 2e-3, "main/par/loop": 2e-3}
+    )
     assert organisation[("main/par", None)]["severity"] == pytest.approx(2e-4)
 
 
@@ -162,8 +256,12 @@ def test_irregular_sync_sits_on_its_threshold(openmp):
     # instance syncs 0 and 0.5: stdev 0.25; threshold 0.5 x sync 1.0 / 2 executions = 0.25: not above
     row = rows(result, "openmp_irregular_sync_across_instances")[("main/par", None)]
     assert not row["condition"] and row["details"]["stdev_s"] == pytest.approx(0.25)
-    lower = report(db, experiment="par", properties=["openmp_irregular_sync_across_instances"],
-                params={"p_irreg_behaviour_threshold": 0.4})  # 0.2 < 0.25
+    lower = report(
+        db,
+        experiment="par",
+        properties=["openmp_irregular_sync_across_instances"],
+        params={"p_irreg_behaviour_threshold": 0.4},
+    )  # 0.2 < 0.25
     assert holding(lower, "openmp_irregular_sync_across_instances")[("main/par", None)]["value"] == pytest.approx(1.0)
 
 
@@ -171,7 +269,8 @@ def test_variable_properties(openmp):
     _, result = openmp
     # remote accesses x 1e-6 s: x 1000, y 30, z 10 (condition_id: the variable)
     assert {k[1]: r["value"] for k, r in holding(result, "openmp_remote_access_to_variable").items()} == pytest.approx(
-        {"x": 1e-3, "y": 3e-5, "z": 1e-5})
+        {"x": 1e-3, "y": 3e-5, "z": 1e-5}
+    )
     # lines = 6400 / 64 x 2 executions = 200: x 1000 x 4 > 200 (COND1, confidence 1), y 120 > 100 (COND2, 0.5),
     # z 40 neither
     transfer = {k[1]: r for k, r in rows(result, "openmp_multiple_transfer_of_same_data").items()}
@@ -185,7 +284,9 @@ def test_variable_properties(openmp):
 
 @pytest.fixture(scope="module")
 def hpf(tmp_path_factory):
-    db = loaded(tmp_path_factory.mktemp("hpf"), ("par", hpf_doc()), ("seq", hpf_doc(processors=1, main=30.0, forall=16.0)))
+    db = loaded(
+        tmp_path_factory.mktemp("hpf"), ("par", hpf_doc()), ("seq", hpf_doc(processors=1, main=30.0, forall=16.0))
+    )
     return db, report(db, experiment="par", baseline="seq")
 
 
@@ -194,11 +295,14 @@ def test_hpf_cost_properties(hpf):
     basis = 20.0
     # costs = comm + sync + compiler overhead + io: main 2 + 1 + 0.5 + 0.5; fl 1 + 1 + 0.2
     costs = holding(result, "hpf_costs")
-    assert costs[("main", None)]["value"] == pytest.approx(4.0) and costs[("main", None)]["severity"] == pytest.approx(0.2)
+    assert costs[("main", None)]["value"] == pytest.approx(4.0) and costs[("main", None)]["severity"] == pytest.approx(
+        0.2
+    )
     assert costs[("main/fl", None)]["value"] == pytest.approx(2.2)
     # communication: main 2, fl 1; dl, rd and single communicate nothing
     assert {k[0]: r["value"] for k, r in holding(result, "hpf_communication_costs").items()} == pytest.approx(
-        {"main": 2.0, "main/fl": 1.0})
+        {"main": 2.0, "main/fl": 1.0}
+    )
     assert {k[0] for k in holding(result, "hpf_forall_synchronization_costs")} == {"main/fl"}  # not the DO loop
     assert holding(result, "hpf_inspector_costs")[("main/fl", None)]["severity"] == pytest.approx(0.4 / basis)
     assert {k[0] for k in holding(result, "hpf_io_costs")} == {"main"}
@@ -213,21 +317,34 @@ def test_hpf_redist_costs_has_two_conditions(hpf):
     # COND1: procedure with a transcriptive declaration, implicit redistribution 0.6 (confidence 0.8);
     # COND2: REDISTRIBUTE of a DYNAMIC array, explicit redistribution 0.8 (confidence 1.0)
     assert (redist[("main", "COND1")]["confidence"], redist[("main", "COND1")]["value"]) == (0.8, pytest.approx(0.6))
-    assert (redist[("main/rd", "COND2")]["confidence"], redist[("main/rd", "COND2")]["value"]) == (1.0, pytest.approx(0.8))
+    assert (redist[("main/rd", "COND2")]["confidence"], redist[("main/rd", "COND2")]["value"]) == (
+        1.0,
+        pytest.approx(0.8),
+    )
 
 
 def test_hpf_properties_against_the_sequential_run(hpf):
     db, result = hpf
     # par_comp of fl = 10 - 1 - 1 - 0.2 = 7.8, not above seq 16 x 0.5 = 8; above 16 x 0.45
     assert not rows(result, "hpf_serialization_costs")[("main/fl", None)]["condition"]
-    lower = report(db, experiment="par", baseline="seq", properties=["hpf_serialization_costs"],
-                params={"p_loop_serial_threshold": 0.45})
+    lower = report(
+        db,
+        experiment="par",
+        baseline="seq",
+        properties=["hpf_serialization_costs"],
+        params={"p_loop_serial_threshold": 0.45},
+    )
     assert holding(lower, "hpf_serialization_costs")[("main/fl", None)]["severity"] == pytest.approx(7.8 / 20)
     # opt = 16 / 2 processes = 8; computation 8 and 7: deviation 1, 1 / 8 = 0.125 > 0.1, not > 0.125
     uneven = holding(result, "hpf_uneven_work_distribution")[("main/fl", None)]
     assert uneven["severity"] == pytest.approx(10 / 20) and uneven["details"]["deviation_s"] == pytest.approx(1.0)
-    on_threshold = report(db, experiment="par", baseline="seq", properties=["hpf_uneven_work_distribution"],
-                       params={"p_uneven_threshold": 0.125})
+    on_threshold = report(
+        db,
+        experiment="par",
+        baseline="seq",
+        properties=["hpf_uneven_work_distribution"],
+        params={"p_uneven_threshold": 0.125},
+    )
     assert not rows(on_threshold, "hpf_uneven_work_distribution")[("main/fl", None)]["condition"]
     # single: opt 1 / 1 process, computation 1 - 0.3: deviation 0.3 > 0.125
     assert rows(on_threshold, "hpf_uneven_work_distribution")[("main/single", None)]["condition"]
@@ -236,34 +353,54 @@ def test_hpf_properties_against_the_sequential_run(hpf):
 def test_without_baseline_or_data_the_status_says_why(tmp_path):
     db = loaded(tmp_path, ("par", hpf_doc()))
     status = {r["property"]: r["status"] for r in run(db, threshold=0)["results"]}
-    assert status["hpf_uneven_work_distribution"] == "not evaluable: needs a sequential baseline experiment (--baseline)"
-    assert status["openmp_load_imbalance"] == "not evaluable: no OpenMP region summaries (ASL summary input) or OpenMP trace"
+    assert (
+        status["hpf_uneven_work_distribution"] == "not evaluable: needs a sequential baseline experiment (--baseline)"
+    )
+    assert (
+        status["openmp_load_imbalance"]
+        == "not evaluable: no OpenMP region summaries (ASL summary input) or OpenMP trace"
+    )
     assert status["late_sender"] == "not evaluable: needs a trace"
 
 
 def test_csv_input_gives_the_same_summaries(tmp_path):
-    csv_text = ("paradigm,nr_processors,region,kind,parent,scope,number,nr_executions,nr_threads,duration,region_wait\n"
-                "openmp,2,main,Function,,sums,,1,,10.0,\n"
-                "openmp,2,par,PRegion,main,sums,,3,,6.0,0.5\n"
-                "openmp,2,par,PRegion,main,thread,1,,,5.5,0.7\n")
+    csv_text = (
+        "paradigm,nr_processors,region,kind,parent,scope,number,nr_executions,nr_threads,duration,region_wait\n"
+        "openmp,2,main,Function,,sums,,1,,10.0,\n"
+        "openmp,2,par,PRegion,main,sums,,3,,6.0,0.5\n"
+        "openmp,2,par,PRegion,main,thread,1,,,5.5,0.7\n"
+    )
     (tmp_path / "s.csv").write_text(csv_text)
     load(tmp_path / "s.csv", tmp_path / "c.cosydb")
     result = report(tmp_path / "c.cosydb", properties=["openmp_load_imbalance"])
     assert holding(result, "openmp_load_imbalance")[("main/par", None)]["severity"] == pytest.approx(0.05)
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: d["summaries"][0]["sums"].update(durtion=1), "summaries[0].sums: unknown field 'durtion'"),
-    (lambda d: d["summaries"][2]["sums"].update(duration="fast"), "summaries[2].sums.duration: expected a number, got \"fast\""),
-    (lambda d: d["summaries"].append({"region": "nowhere", "sums": {"duration": 1}}),
-     "summaries[4].region: region 'nowhere' is not defined in regions"),
-    (lambda d: d["regions"][1].update(parent="nobody"), "regions[1].parent: region 'nobody' is not defined in regions"),
-    (lambda d: d["regions"][2].update(kind="Parallel"), "regions[2].kind: 'Parallel' is not one of"),
-    (lambda d: d.update(paradigm="mpi"), "paradigm: 'mpi' is not one of openmp, hpf"),
-    (lambda d: d["summaries"][3]["thread_sums"][0].update(thread_no=9),
-     "summaries[3].thread_sums[0].thread_no: thread 9 but nr_processors is 4"),
-    (lambda d: d.pop("regions"), "document: missing field 'regions'"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d["summaries"][0]["sums"].update(durtion=1), "summaries[0].sums: unknown field 'durtion'"),
+        (
+            lambda d: d["summaries"][2]["sums"].update(duration="fast"),
+            'summaries[2].sums.duration: expected a number, got "fast"',
+        ),
+        (
+            lambda d: d["summaries"].append({"region": "nowhere", "sums": {"duration": 1}}),
+            "summaries[4].region: region 'nowhere' is not defined in regions",
+        ),
+        (
+            lambda d: d["regions"][1].update(parent="nobody"),
+            "regions[1].parent: region 'nobody' is not defined in regions",
+        ),
+        (lambda d: d["regions"][2].update(kind="Parallel"), "regions[2].kind: 'Parallel' is not one of"),
+        (lambda d: d.update(paradigm="mpi"), "paradigm: 'mpi' is not one of openmp, hpf"),
+        (
+            lambda d: d["summaries"][3]["thread_sums"][0].update(thread_no=9),
+            "summaries[3].thread_sums[0].thread_no: thread 9 but nr_processors is 4",
+        ),
+        (lambda d: d.pop("regions"), "document: missing field 'regions'"),
+    ],
+)
 def test_bad_summary_input_is_one_line_and_writes_nothing(tmp_path, change, message):
     doc = openmp_doc()
     change(doc)
@@ -273,11 +410,17 @@ def test_bad_summary_input_is_one_line_and_writes_nothing(tmp_path, change, mess
     assert not (tmp_path / "x.cosydb").exists()
 
 
-@pytest.mark.parametrize("text, message", [
-    ("paradigm,region,kind,duraton\nopenmp,main,Function,1\n", "header: unknown column 'duraton'"),
-    ("paradigm,region,kind,duration\nopenmp,main,Function,slow\n", "line 2, column duration: expected a number, got 'slow'"),
-    ("{not json", "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("paradigm,region,kind,duraton\nopenmp,main,Function,1\n", "header: unknown column 'duraton'"),
+        (
+            "paradigm,region,kind,duration\nopenmp,main,Function,slow\n",
+            "line 2, column duration: expected a number, got 'slow'",
+        ),
+        ("{not json", "not valid JSON"),
+    ],
+)
 def test_bad_csv_and_json_text(tmp_path, text, message):
     path = tmp_path / ("bad.csv" if text.startswith("paradigm") else "bad.json")
     path.write_text(text)

@@ -16,16 +16,21 @@ import collections
 
 import otf2
 import pytest
+from conftest import real_trace
+from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, engine
-from cosydb.fixtures.generator import TraceBuilder
 from cosydb.load import load
 
-from conftest import real_trace, rows
-
 NS = 1e-9
-ENTRIES = ["wrong_order_matches", "messages_in_wrong_order", "wrong_order_ls", "wrong_order_lr",
-           "late_sender", "late_receiver"]
+ENTRIES = [
+    "wrong_order_matches",
+    "messages_in_wrong_order",
+    "wrong_order_ls",
+    "wrong_order_lr",
+    "late_sender",
+    "late_receiver",
+]
 
 
 def evaluate(b, tmp_path):
@@ -39,18 +44,28 @@ def evaluate(b, tmp_path):
 
 def matches(evaluation):
     """The wrong_order_matches rows by (receiving rank, tag), with the receiving call path."""
-    return {(r["rank"], r["tag"]): r for r in evaluation.query("""
+    return {
+        (r["rank"], r["tag"]): r
+        for r in evaluation.query("""
         SELECT l.rank, c.path, m.* FROM {{ ref('wrong_order_matches') }} m
         JOIN callpaths c ON c.experiment_id = 1 AND c.callpath_id = m.callpath_id
-        JOIN locations l ON l.experiment_id = 1 AND l.location_id = m.location_id""").to_arrow_table().to_pylist()}
+        JOIN locations l ON l.experiment_id = 1 AND l.location_id = m.location_id""")
+        .to_arrow_table()
+        .to_pylist()
+    }
 
 
 def per_process(evaluation, prop):
     """{(call path, rank): value} of a property's per-location rows."""
-    return {(r["path"], r["rank"]): r["value"] for r in evaluation.query(f"""
+    return {
+        (r["path"], r["rank"]): r["value"]
+        for r in evaluation.query(f"""
         SELECT c.path, l.rank, p.value FROM {{{{ ref('{prop}') }}}} p
         JOIN callpaths c ON c.experiment_id = 1 AND c.callpath_id = p.callpath_id
-        JOIN locations l ON l.experiment_id = 1 AND l.location_id = p.location_id""").to_arrow_table().to_pylist()}
+        JOIN locations l ON l.experiment_id = 1 AND l.location_id = p.location_id""")
+        .to_arrow_table()
+        .to_pylist()
+    }
 
 
 def waitall(rank, enter, leave, completions):
@@ -67,10 +82,10 @@ def test_recv_send_case_is_unchanged(tmp_path):
     # as tests/test_properties_p2p.py::test_wrong_order_patterns
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
-        b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)   # older message, received last
+        b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)  # older message, received last
         b[0].mpi_send(200, 210, dst=1, tag=2, nbytes=8)
     with b[1].open("main", 0, 1000):
-        b[1].mpi_recv(50, 250, src=0, tag=2, nbytes=8)    # waits 200 - 50 for the newer message
+        b[1].mpi_recv(50, 250, src=0, tag=2, nbytes=8)  # waits 200 - 50 for the newer message
         b[1].mpi_recv(300, 400, src=0, tag=1, nbytes=8)
     evaluation = evaluate(b, tmp_path)
     # at the receive of tag 2 (t = 250) the tag-1 message (sent at 100 < 200) is still queued
@@ -91,15 +106,17 @@ def test_isend_wait_senders_and_an_out_of_order_irecv_waitall_receiver(tmp_path)
     with b[1].open("main", 0, 2000):
         b[1].mpi_irecv(10, 20, src=0, tag=2, nbytes=8, request=1)
         b[1].mpi_irecv(30, 40, src=0, tag=3, nbytes=8, request=2)
-        b[1].mpi_wait(50, 400, requests=[1, 2], call="MPI_Waitall")   # tags 2 and 3 received at 400
+        b[1].mpi_wait(50, 400, requests=[1, 2], call="MPI_Waitall")  # tags 2 and 3 received at 400
         b[1].mpi_irecv(500, 510, src=0, tag=1, nbytes=8, request=3)
-        b[1].mpi_wait(520, 600, requests=[3], call="MPI_Waitall")     # the oldest, tag 1, at 600
+        b[1].mpi_wait(520, 600, requests=[3], call="MPI_Waitall")  # the oldest, tag 1, at 600
     evaluation = evaluate(b, tmp_path)
     m = matches(evaluation)
     # tags 2 (sent 200) and 3 (sent 240) are received at 400 while tag 1 (sent 100) waits
     # for a later Waitall; tag 2 and tag 3 leave the queue together, neither waits on the other
     assert set(m) == {(1, 2), (1, 3)}
-    assert {r["recv_call"] for r in m.values()} == {"MPI_Waitall"} and {r["send_call"] for r in m.values()} == {"MPI_Isend"}
+    assert {r["recv_call"] for r in m.values()} == {"MPI_Waitall"} and {r["send_call"] for r in m.values()} == {
+        "MPI_Isend"
+    }
     # cost: the MPI_Isend (10) + the completing Waitall (50..400), the Waitall once (with tag 2)
     assert m[(1, 2)]["cost_s"] == pytest.approx((10 + 350) * NS)
     assert m[(1, 3)]["cost_s"] == pytest.approx(10 * NS)
@@ -144,12 +161,12 @@ def test_blocking_send_modes(tmp_path, call):
 def test_ssend_completing_against_irecvs_waited_for_out_of_order(tmp_path):
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
-        b[0].mpi_send(100, 150, dst=1, tag=1, nbytes=8, call="MPI_Ssend")   # both receives are posted
+        b[0].mpi_send(100, 150, dst=1, tag=1, nbytes=8, call="MPI_Ssend")  # both receives are posted
         b[0].mpi_send(200, 250, dst=1, tag=2, nbytes=8, call="MPI_Ssend")
     with b[1].open("main", 0, 1000):
         b[1].mpi_irecv(10, 20, src=0, tag=1, nbytes=8, request=1)
         b[1].mpi_irecv(30, 40, src=0, tag=2, nbytes=8, request=2)
-        b[1].mpi_wait(50, 400, requests=[2], call="MPI_Wait")   # tag 2 first, at 400
+        b[1].mpi_wait(50, 400, requests=[2], call="MPI_Wait")  # tag 2 first, at 400
         b[1].mpi_wait(500, 510, requests=[1], call="MPI_Wait")  # tag 1 (sent 100) only at 510
     evaluation = evaluate(b, tmp_path)
     assert set(matches(evaluation)) == {(1, 2)}
@@ -161,7 +178,7 @@ def test_ssend_completing_against_irecvs_waited_for_out_of_order(tmp_path):
 def test_blocked_sender_of_a_message_received_out_of_order(tmp_path, call):
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
-        b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)                   # older message, received last
+        b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)  # older message, received last
         b[0].mpi_send(200, 700, dst=1, tag=2, nbytes=1 << 20, call=call)  # blocks until the receive is posted
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(500, 710, src=0, tag=2, nbytes=1 << 20)
@@ -173,7 +190,9 @@ def test_blocked_sender_of_a_message_received_out_of_order(tmp_path, call):
     assert per_process(evaluation, "messages_in_wrong_order") == {("prog/main/MPI_Recv", 1): pytest.approx(710 * NS)}
     # E(recv) 500 - E(send) 200 while the send is active, where the CRE LateReceiver matches (MPI_SEND)
     expected = {(f"prog/main/{call}", 0): pytest.approx(300 * NS)} if call == "MPI_Send" else {}
-    assert per_process(evaluation, "late_receiver") == expected and per_process(evaluation, "wrong_order_lr") == expected
+    assert (
+        per_process(evaluation, "late_receiver") == expected and per_process(evaluation, "wrong_order_lr") == expected
+    )
     assert per_process(evaluation, "wrong_order_ls") == {}
 
 
@@ -184,7 +203,7 @@ def test_sendrecv_and_test_completions(tmp_path):
         b[0].mpi_send(200, 210, dst=1, tag=2, nbytes=8)
         b[0].mpi_send(120, 130, dst=2, tag=1, nbytes=8)
         b[0].mpi_send(220, 230, dst=2, tag=2, nbytes=8)
-        b[0].mpi_recv(600, 610, src=1, tag=2, nbytes=8)     # the send half of rank 1's MPI_Sendrecv
+        b[0].mpi_recv(600, 610, src=1, tag=2, nbytes=8)  # the send half of rank 1's MPI_Sendrecv
     with b[1].open("main", 0, 1000):
         # receives tag 2 (sent 200) at 250 while tag 1 (sent 100) waits for the MPI_Recv at 300
         b[1].mpi_sendrecv(50, 250, dst=0, src=0, tag=2, nbytes=8)
@@ -192,13 +211,15 @@ def test_sendrecv_and_test_completions(tmp_path):
     with b[2].open("main", 0, 1000):
         b[2].mpi_irecv(10, 20, src=0, tag=2, nbytes=8, request=1)
         b[2].mpi_irecv(30, 40, src=0, tag=1, nbytes=8, request=2)
-        b[2].mpi_wait(300, 310, requests=[1], call="MPI_Test")   # tag 2 completes in MPI_Test at 310
-        b[2].mpi_wait(400, 410, requests=[2], call="MPI_Wait")   # tag 1 (sent 120 < 220) at 410
+        b[2].mpi_wait(300, 310, requests=[1], call="MPI_Test")  # tag 2 completes in MPI_Test at 310
+        b[2].mpi_wait(400, 410, requests=[2], call="MPI_Wait")  # tag 1 (sent 120 < 220) at 410
     evaluation = evaluate(b, tmp_path)
     assert set(matches(evaluation)) == {(1, 2), (2, 2)}
     # rank 1: MPI_Send 200..210 + MPI_Sendrecv 50..250; rank 2: MPI_Send 220..230 + MPI_Test 300..310
     assert per_process(evaluation, "messages_in_wrong_order") == {
-        ("prog/main/MPI_Sendrecv", 1): pytest.approx(210 * NS), ("prog/main/MPI_Test", 2): pytest.approx(20 * NS)}
+        ("prog/main/MPI_Sendrecv", 1): pytest.approx(210 * NS),
+        ("prog/main/MPI_Test", 2): pytest.approx(20 * NS),
+    }
 
 
 def raw_wrong_order(anchor):
@@ -240,7 +261,7 @@ def raw_wrong_order(anchor):
 def test_the_raw_record_check_finds_a_constructed_wrong_order(tmp_path):
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
-        b[0].mpi_isend(100, 110, dst=1, tag=1, nbytes=8, request=1)   # older message, received last
+        b[0].mpi_isend(100, 110, dst=1, tag=1, nbytes=8, request=1)  # older message, received last
         b[0].mpi_send(200, 210, dst=1, tag=2, nbytes=8)
         b[0].mpi_wait(220, 230, requests=[1], call="MPI_Wait")
     with b[1].open("main", 0, 1000):
@@ -260,9 +281,9 @@ def test_wrong_order_on_real_traces_equals_the_raw_records(real_db, trace):
     try:
         assert con.execute("SELECT count(*) FROM messages WHERE send_seq IS NOT NULL").fetchone()[0] == messages
         evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["wrong_order_matches"])
-        got = dict(evaluation.query("SELECT location_id, count(*) FROM {{ ref('wrong_order_matches') }} GROUP BY 1"
-                                    ).fetchall())
+        got = dict(
+            evaluation.query("SELECT location_id, count(*) FROM {{ ref('wrong_order_matches') }} GROUP BY 1").fetchall()
+        )
     finally:
         con.close()
     assert messages > 400 and got == expected
-

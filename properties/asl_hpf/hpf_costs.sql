@@ -11,4 +11,5 @@ diagnosis: |
   Look at the specialisations to see which part dominates.
 ---#}
 {% import 'templates/asl_summary.sql' as summary with context %}
-{{ summary.costs('hpf', 'coalesce(s.comm_time, 0) + coalesce(s.sync_time, 0) + coalesce(s.compiler_ovh_time, 0) + coalesce(s.io_time, 0)') }}
+{{ summary.costs('hpf', 'coalesce(s.comm_time, 0) + coalesce(s.sync_time, 0)'
+                        ~ ' + coalesce(s.compiler_ovh_time, 0) + coalesce(s.io_time, 0)') }}

@@ -28,5 +28,5 @@ own as (
 
 select a.ancestor_id as callpath_id, o.location_id, sum(o.io_s) as io_s
 from own as o
-join {{ ref('callpath_ancestors') }} as a on a.descendant_id = o.callpath_id
+join {{ ref('callpath_ancestors') }} as a on o.callpath_id = a.descendant_id
 group by all

@@ -27,11 +27,7 @@ description: |
   nr_cache_misses (NULL). Columns as sm_summary_input.
 diagnosis: Not a problem by itself; the openmp_* properties read it (pattern sm_summary).
 ---#}
-with clock as (
-    select timer_resolution from {{ ref('experiments') }}
-),
-
-team_threads as (
+with team_threads as (
     select f.*, i.incl_s, i.enter_time, i.leave_time, f.location_id = f.fork_location_id as is_master
     from {{ ref('omp_fork_join') }} as f
     join {{ ref('region_instances') }} as i using (location_id, enter_seq)
@@ -75,12 +71,18 @@ per_thread_instance as (
         any_value(t.fork_s + t.join_s)
             + coalesce(sum(x.time_s - x.wait_s) filter (where x.omp_class = 'ibarrier'), 0) as region_ctrl,
         coalesce(sum(x.wait_s) filter (where x.omp_class in ('ebarrier', 'lock')), 0) as cross_thread_dep_wait,
-        coalesce(sum(x.time_s - x.wait_s) filter (where x.omp_class in ('ebarrier', 'critical', 'lock_api', 'ordered', 'lock')), 0)
+        coalesce(
+            sum(x.time_s - x.wait_s) filter (
+                where x.omp_class in ('ebarrier', 'critical', 'lock_api', 'ordered', 'lock')
+            ),
+            0
+        )
             as cross_thread_dep_ctrl,
         coalesce(sum(x.time_s) filter (where x.omp_class = 'serial'), 0) as non_parallelized_code
     from team_threads as t
     left join (
-        select * from sync_time
+        -- union all by name matches the columns by name, whatever their number
+        select * from sync_time  -- noqa: AM07
         union all by name
         select * from barrier_waits
         union all by name
@@ -108,7 +110,7 @@ instances as (
 serial_paths as (
     select a.ancestor_id as callpath_id, sum(s.time_s) as non_parallelized_code
     from {{ ref('omp_serial_time') }} as s
-    join {{ ref('callpath_ancestors') }} as a on a.descendant_id = s.callpath_id
+    join {{ ref('callpath_ancestors') }} as a on s.callpath_id = a.descendant_id
     group by all
 ),
 
@@ -129,7 +131,9 @@ union all by name
 
 select callpath_id, 'PRegion' as kind, location_id, null::bigint as instance_no, null::bigint as nr_executions,
     null::bigint as nr_threads, sum(duration) as duration, sum(non_parallelized_code) as non_parallelized_code,
-    sum(region_ctrl) as region_ctrl, sum(region_wait) as region_wait, sum(cross_thread_dep_wait) as cross_thread_dep_wait,
+    sum(region_ctrl) as region_ctrl,
+    sum(region_wait) as region_wait,
+    sum(cross_thread_dep_wait) as cross_thread_dep_wait,
     sum(cross_thread_dep_ctrl) as cross_thread_dep_ctrl
 from per_thread_instance
 group by callpath_id, location_id
@@ -138,7 +142,9 @@ union all by name
 
 select callpath_id, 'PRegion' as kind, null::bigint as location_id, null::bigint as instance_no,
     count(*) as nr_executions, null::bigint as nr_threads, sum(duration) as duration,
-    sum(non_parallelized_code) as non_parallelized_code, sum(region_ctrl) as region_ctrl, sum(region_wait) as region_wait,
+    sum(non_parallelized_code) as non_parallelized_code,
+    sum(region_ctrl) as region_ctrl,
+    sum(region_wait) as region_wait,
     sum(cross_thread_dep_wait) as cross_thread_dep_wait, sum(cross_thread_dep_ctrl) as cross_thread_dep_ctrl
 from instances
 group by callpath_id

@@ -18,10 +18,10 @@ params:
 ---#}
 {% import 'templates/asl_summary.sql' as summary with context %}
 with instances as (
-    select callpath_id, stddev_pop({{ summary.sync('i') }}) as deviation, count(*) as n
+    select i.callpath_id, stddev_pop({{ summary.sync('i') }}) as deviation, count(*) as n
     from {{ ref('sm_summary') }} as i
     where i.instance_no is not null
-    group by callpath_id
+    group by i.callpath_id
 ),
 
 regions as (

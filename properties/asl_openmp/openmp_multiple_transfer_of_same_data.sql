@@ -40,7 +40,9 @@ select
     c.callpath_id,
     null::bigint as region_id,
     null::bigint as location_id,
-    coalesce(arg_max(c.condition_id, c.confidence) filter (where c.holds), 'COND1') || ':' || c.var_name as condition_id,
+    coalesce(arg_max(c.condition_id, c.confidence) filter (where c.holds), 'COND1')
+    || ':'
+    || c.var_name as condition_id,
     coalesce(bool_or(c.holds), false) as condition,
     coalesce(max(c.confidence) filter (where c.holds), 0) as confidence,
     any_value(c.cost) / any_value(basis.basis_s) as severity,

@@ -24,7 +24,7 @@ single_thread_pages as (
     select t.callpath_id, t.var_name, list(struct_pack(page := t.page_no, location_id := t.location_id)) as found
     from pages as t
     join pages as g
-        on g.callpath_id = t.callpath_id and g.var_name = t.var_name and g.page_no = t.page_no
+        on t.callpath_id = g.callpath_id and t.var_name = g.var_name and t.page_no = g.page_no
         and g.location_id is null
     where t.location_id is not null and t.page_no is not null
         and t.nr_remote_accesses <> 0 and t.nr_remote_accesses = g.nr_remote_accesses

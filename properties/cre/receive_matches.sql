@@ -57,8 +57,8 @@ in_focus as (
     where $p_region is null or exists (
         select 1
         from callpath_ancestors as a
-        join callpaths as c on c.callpath_id = a.ancestor_id
-        join regions as r on r.region_id = c.region_id
+        join callpaths as c on a.ancestor_id = c.callpath_id
+        join regions as r on c.region_id = r.region_id
         where a.descendant_id = m.recv_call_callpath_id and r.name = $p_region
     )
 )
@@ -87,5 +87,5 @@ select
         + f.recv_call_leave_time::bigint - f.recv_call_enter_time::bigint) / x.timer_resolution as calls_s
 from in_focus as f
 cross join experiments as x
-left join regions as recv_region on recv_region.region_id = f.recv_call_region_id
-left join regions as send_region on send_region.region_id = f.send_call_region_id
+left join regions as recv_region on f.recv_call_region_id = recv_region.region_id
+left join regions as send_region on f.send_call_region_id = send_region.region_id

@@ -35,6 +35,6 @@ where case when $p_rank_basis is null then p.depth = 1 else p.name = $p_rank_bas
     and not exists (
         select 1
         from callpath_ancestors as a
-        join named_paths as up on up.callpath_id = a.ancestor_id
+        join named_paths as up on a.ancestor_id = up.callpath_id
         where a.descendant_id = p.callpath_id and a.distance > 0 and up.name = p.name
     )

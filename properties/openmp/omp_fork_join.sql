@@ -33,5 +33,5 @@ select
 from {{ ref('parallel_instances') }} as p
 join {{ ref('region_instances') }} as i using (location_id, enter_seq)
 left join {{ ref('region_instances') }} as caller
-    on caller.location_id = p.fork_location_id and caller.enter_seq = p.parent_seq
+    on p.fork_location_id = caller.location_id and p.parent_seq = caller.enter_seq
 cross join clock

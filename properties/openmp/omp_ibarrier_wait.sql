@@ -17,4 +17,5 @@ params:
   p_barrier_class: {default: ibarrier, type: VARCHAR, doc: "region_classes.omp_class of the barriers: ibarrier (implicit) or ebarrier (explicit)."}
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
-{{ asl.sum_matches('(select * from ' ~ ref('omp_barrier_waits') ~ ' where omp_class = $p_barrier_class and wait_s > 0)', 'wait_s') }}
+{{ asl.sum_matches('(select * from ' ~ ref('omp_barrier_waits') ~ ' where omp_class = $p_barrier_class and wait_s > 0)',
+                   'wait_s') }}

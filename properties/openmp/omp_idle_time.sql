@@ -33,8 +33,8 @@ master_time as (
 serial as (
     select t.callpath_id, w.location_id, 'serial' as kind, t.time_s as idle_s
     from master_time as t
-    join threads as m on m.location_id = t.location_id
-    join threads as w on w.location_group_id = m.location_group_id and w.thread > 0
+    join threads as m on t.location_id = m.location_id
+    join threads as w on m.location_group_id = w.location_group_id and w.thread > 0
 ),
 
 forking as (
@@ -49,7 +49,7 @@ limited as (
     select f.callpath_id, t.location_id, 'limited' as kind,
         (f.join_time::bigint - f.fork_time::bigint) / clock.timer_resolution as idle_s
     from forking as f
-    join threads as t on t.location_group_id = f.location_group_id
+    join threads as t on f.location_group_id = t.location_group_id
     cross join clock
     where not exists (
         select 1 from {{ ref('parallel_instances') }} as q
@@ -58,5 +58,5 @@ limited as (
 )
 
 select callpath_id, location_id, kind, sum(idle_s) as idle_s
-from (select * from serial union all select * from limited)
+from (select * from serial union all select * from limited) as u
 group by all

@@ -7,4 +7,5 @@ params:
   p_lock_class: {default: lock_api, type: VARCHAR, doc: "region_classes.omp_class of the acquiring call."}
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
-{{ asl.sum_matches('(select * from ' ~ ref('omp_lock_waits') ~ ' where omp_class = $p_lock_class and wait_s > 0)', 'wait_s') }}
+{{ asl.sum_matches('(select * from ' ~ ref('omp_lock_waits') ~ ' where omp_class = $p_lock_class and wait_s > 0)',
+                   'wait_s') }}

@@ -16,4 +16,5 @@ params:
   p_lock_class: {default: critical, type: VARCHAR, doc: "region_classes.omp_class of the acquiring call: critical or lock_api."}
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
-{{ asl.sum_matches('(select * from ' ~ ref('omp_lock_waits') ~ ' where omp_class = $p_lock_class and wait_s > 0)', 'wait_s') }}
+{{ asl.sum_matches('(select * from ' ~ ref('omp_lock_waits') ~ ' where omp_class = $p_lock_class and wait_s > 0)',
+                   'wait_s') }}

@@ -29,6 +29,6 @@ select
     greatest(0, least(a.previous_release_time, a.acquire_time)::bigint - a.call_enter_time::bigint)
         / clock.timer_resolution as wait_s
 from {{ ref('lock_acquisitions') }} as a
-join {{ ref('region_classes') }} as k on k.region_id = a.call_region_id
+join {{ ref('region_classes') }} as k on a.call_region_id = k.region_id
 cross join clock
 where a.previous_release_time is not null

@@ -14,4 +14,5 @@ diagnosis: |
   parallel regions, or use fewer threads for short ones (num_threads / if clauses).
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
-{{ asl.sum_matches('(select callpath_id, location_id, fork_s + join_s as idle_s from ' ~ ref('omp_fork_join') ~ ')', 'idle_s') }}
+{{ asl.sum_matches('(select callpath_id, location_id, fork_s + join_s as idle_s from ' ~ ref('omp_fork_join') ~ ')',
+                   'idle_s') }}

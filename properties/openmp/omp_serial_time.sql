@@ -21,8 +21,8 @@ with masters as (
 parallel_paths as (
     select distinct a.descendant_id as callpath_id
     from {{ ref('callpath_ancestors') }} as a
-    join {{ ref('callpaths') }} as c on c.callpath_id = a.ancestor_id
-    join {{ ref('region_classes') }} as k on k.region_id = c.region_id
+    join {{ ref('callpaths') }} as c on a.ancestor_id = c.callpath_id
+    join {{ ref('region_classes') }} as k on c.region_id = k.region_id
     where k.omp_class = 'parallel'
 )
 

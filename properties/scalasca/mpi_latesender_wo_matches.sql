@@ -114,15 +114,15 @@ candidate_checks as (
 probe_targets as (
     select p.*, p.checks_before + step.k as target_check_index
     from candidate_pushes as p
-    cross join range(1, {{ probe + 1 }}) as step(k)
+    cross join range(1, {{ probe + 1 }}) as step (k)
 ),
 
 probe_pairs as (
     select p.location_id, p.pos, p.push_index, c.pos as check_pos, c.pushes_before
     from probe_targets as p
     join candidate_checks as c
-        on c.location_id = p.location_id
-        and c.check_index = p.target_check_index
+        on p.location_id = c.location_id
+        and p.target_check_index = c.check_index
     where c.send_time < p.send_time
 ),
 
@@ -142,7 +142,7 @@ first_wrong_order as (
         push_index,
         min(check_pos) as match_pos,
         arg_min(pushes_before, check_pos) as pushes_before_match
-    from (select * from probe_pairs union all select * from search_pairs)
+    from (select * from probe_pairs union all select * from search_pairs) as u
     group by all
 ),
 
@@ -156,9 +156,9 @@ dropped as (
     select distinct f.location_id, f.pos
     from first_wrong_order as f
     join all_pushes as j
-        on j.location_id = f.location_id
+        on f.location_id = j.location_id
         and j.push_index >= f.push_index + $p_ls_buffer_size
-        and j.pos < f.match_pos
+        and f.match_pos > j.pos
     where f.pushes_before_match - f.push_index >= $p_ls_buffer_size
         and j.push_index - f.push_index - (
             select count(*)
@@ -201,9 +201,9 @@ select
 from counted as c
 join pushes as p using (location_id, pos)
 join first_revealed as fr using (location_id, match_pos)
-join pushes as q on q.location_id = fr.location_id and q.pos = fr.first_pos
+join pushes as q on fr.location_id = q.location_id and fr.first_pos = q.pos
 -- R' (the revealing receive) and the first revealed instance's own receive R_q
-join receive_matches as r on r.location_id = c.location_id and 2 * r.recv_seq = c.match_pos
-join receive_matches as qr on qr.location_id = q.location_id and qr.recv_seq = q.recv_seq
-left join comm_ranks as rm on rm.comm_id = r.comm_id and rm.location_id = r.send_location_id
-left join comm_ranks as qm on qm.comm_id = qr.comm_id and qm.location_id = qr.send_location_id
+join receive_matches as r on c.location_id = r.location_id and 2 * r.recv_seq = c.match_pos
+join receive_matches as qr on q.location_id = qr.location_id and q.recv_seq = qr.recv_seq
+left join comm_ranks as rm on r.comm_id = rm.comm_id and r.send_location_id = rm.location_id
+left join comm_ranks as qm on qr.comm_id = qm.comm_id and qr.send_location_id = qm.location_id

@@ -58,7 +58,7 @@ thread_time as (
         union all
         select f.parent_callpath_id, f.location_id, p.region_id, -(f.fork_s + f.join_s)
         from fork_join as f
-        join {{ ref('callpaths') }} as p on p.callpath_id = f.parent_callpath_id
+        join {{ ref('callpaths') }} as p on f.parent_callpath_id = p.callpath_id
         {%- endif %}
     ) as i
     join {{ ref('region_classes') }} as c using (region_id)
@@ -82,7 +82,9 @@ leaf_time as (
             when mpi_class = 'io' and role = 'FILE_IO_METADATA' then 'mpi_mgmt_file'
             when mpi_class = 'io' and regexp_matches(name, '_(all|ordered)(_begin|_end)?$') then 'mpi_io_collective'
             when mpi_class = 'io' then 'mpi_io_individual'
-            when mpi_class = 'rma' and regexp_matches(name, '^MPI_Win_(create|allocate|free|attach|detach)') then 'mpi_mgmt_win'
+            when
+                mpi_class = 'rma' and regexp_matches(name, '^MPI_Win_(create|allocate|free|attach|detach)')
+                then 'mpi_mgmt_win'
             when mpi_class = 'rma' then 'mpi_rma_communication'
             when mpi_class = 'management' then 'mpi_mgmt_comm'
             when mpi_class = 'sync' then 'mpi_sync_collective'
@@ -165,21 +167,22 @@ leaves as (
 -- category above it
 metric_ancestors as (
     with recursive up (leaf, metric) as (
-        select metric, metric from tree
+        select metric as leaf, metric from tree
         union all
         select up.leaf, t.parent
         from up
-        join tree as t on t.metric = up.metric
+        join tree as t on up.metric = t.metric
         where t.parent is not null
     )
-    select * from up
+
+select * from up
 ),
 
 categories as (
     select a.metric, l.callpath_id, l.location_id, sum(l.value) as inclusive
     from leaves as l
-    join metric_ancestors as a on a.leaf = l.metric
-    join tree as t on t.metric = a.metric
+    join metric_ancestors as a on l.metric = a.leaf
+    join tree as t on a.metric = t.metric
     where t.kind = 'category'
     group by all
 ),

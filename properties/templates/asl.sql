@@ -175,8 +175,9 @@ cross join {{ ref('rank_basis') }} as rank_basis
     idle_time; CONDITION IdleTime > 0, CONFIDENCE 1, SEVERITY IdleTime /
     Duration(RankBasis, e). -#}
 {% macro idle_at_calls(call_filter) -%}
-{{ sum_matches('(select i.* from ' ~ ref('idle_time') ~ ' as i join ' ~ ref('callpaths') ~ ' as c using (callpath_id) join '
-               ~ ref('region_classes') ~ ' as k using (region_id) where ' ~ call_filter ~ ')', 'idle_s') }}
+{{ sum_matches('(select i.* from ' ~ ref('idle_time') ~ ' as i join ' ~ ref('callpaths')
+               ~ ' as c using (callpath_id) join ' ~ ref('region_classes')
+               ~ ' as k using (region_id) where ' ~ call_filter ~ ')', 'idle_s') }}
 {%- endmacro %}
 
 

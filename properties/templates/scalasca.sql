@@ -6,5 +6,6 @@
     location) and over all processes (asl.sum_matches). Import with context. -#}
 {% macro collective_metric(metric) -%}
 {% import 'templates/asl.sql' as asl with context %}
-{{ asl.sum_matches('(select * from ' ~ ref('mpi_collective_wait_matches') ~ " where metric = '" ~ metric ~ "')", 'idle_s') }}
+{{ asl.sum_matches('(select * from ' ~ ref('mpi_collective_wait_matches') ~ " where metric = '" ~ metric ~ "')",
+                   'idle_s') }}
 {%- endmacro %}
