@@ -1,7 +1,8 @@
 """Evaluate the property catalog on one experiment and store ``property_results``.
 
 Every property and pattern is rendered with Jinja (``ref()`` and the macros
-of ``templates/``), ordered by its ``ref()`` dependencies and evaluated once,
+of ``templates/``; ``cosydb.templating``, as the objects of ``sql/``), ordered
+by its ``ref()`` dependencies and evaluated once,
 general before specialised, into a temporary table ``prop_<name>`` that the
 specialised ones read: a pattern shared by several properties runs once.
 A ``ref()`` to a table or view of ``sql/`` reads only the experiment under
@@ -24,10 +25,9 @@ import jinja2
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
-from jinja2.sandbox import SandboxedEnvironment
 
 from . import catalog as catalog_mod
-from . import database, tables
+from . import database, tables, templating
 from .catalog import RESULT_COLUMNS, Property
 from .errors import CosyError
 
@@ -43,12 +43,10 @@ class Rendered:
 
 
 def _environment(catalog: dict[str, Property] | None = None) -> jinja2.Environment:
-    """Jinja for property files, templates and ad-hoc queries: sandboxed, so that a template
-    reaches no Python object beyond what it is given (no os, no file access); with
-    ``catalog`` the template directories of its property roots can be imported."""
-    roots = sorted({str(p.root) for p in (catalog or {}).values()} | {str(catalog_mod.builtin_dir())})
-    return SandboxedEnvironment(
-        loader=jinja2.FileSystemLoader(roots), undefined=jinja2.StrictUndefined, keep_trailing_newline=True
+    """Jinja for property files and ad-hoc queries: the template directories of the
+    catalog's property roots (built-in and plug-ins) can be imported."""
+    return templating.environment(
+        sorted({str(p.root) for p in (catalog or {}).values()} | {str(catalog_mod.builtin_dir())})
     )
 
 
@@ -100,20 +98,15 @@ def render(
             raise CosyError(prop.path, f"baseline_ref('{name}') names no table or view of sql/")
         return f"(select * from {name} where experiment_id = $p_baseline_id)"
 
-    try:
-        template = (environment or _environment(catalog)).from_string(prop.body)
-        sql = (
-            template.render(
-                ref=ref,
-                baseline_ref=baseline_ref,
-                has=lambda requirement: requirement not in unmet,
-                catalog_tree=lambda roots: _catalog_tree(catalog, roots, unmet, prop.path),
-            )
-            .strip()
-            .rstrip(";")
-        )
-    except jinja2.TemplateError as error:
-        raise CosyError(prop.path, f"template error: {error}") from None
+    sql = templating.render(
+        prop.body,
+        prop.path,
+        environment or _environment(catalog),
+        ref=ref,
+        baseline_ref=baseline_ref,
+        has=lambda requirement: requirement not in unmet,
+        catalog_tree=lambda roots: _catalog_tree(catalog, roots, unmet, prop.path),
+    )
     return Rendered(prop, sql, list(dict.fromkeys(refs)), list(dict.fromkeys(used_views)))
 
 
@@ -144,33 +137,23 @@ def plan(
     """The properties to evaluate (``selected`` and what they need, default all), parents first;
     an entry with a requirement in ``unmet`` is listed unrendered, without its dependencies."""
     rendered: dict[str, Rendered] = {}
-    order: list[Rendered] = []
-    visiting: set[str] = set()
     environment = _environment(catalog)
 
-    def visit(name: str) -> None:
-        if name in rendered:
-            return
-        if name in visiting:
-            raise CosyError(catalog[name].path, "circular ref()")
-        if set(catalog[name].requires) & unmet:  # not evaluable: neither rendered nor its dependencies
-            rendered[name] = Rendered(catalog[name], "", [], [])
-            order.append(rendered[name])
-            return
-        visiting.add(name)
-        item = render(catalog[name], catalog, sql_objects, environment, views, unmet)
-        for dep in item.refs:
-            visit(dep)
-        visiting.discard(name)
-        rendered[name] = item
-        order.append(item)
+    def dependencies(name: str) -> list[str]:
+        if name not in rendered:
+            if set(catalog[name].requires) & unmet:  # not evaluable: neither rendered nor its dependencies
+                rendered[name] = Rendered(catalog[name], "", [], [])
+            else:
+                rendered[name] = render(catalog[name], catalog, sql_objects, environment, views, unmet)
+        return rendered[name].refs
 
-    for name in selected or sorted(catalog):
+    wanted = selected or sorted(catalog)
+    for name in wanted:
         if name not in catalog:
             raise CosyError(name, "no such property (see `cosydb properties`)")
-        if catalog[name].kind != "category":
-            visit(name)
-    return order
+    names = [name for name in wanted if catalog[name].kind != "category"]
+    order = templating.dependency_order(names, dependencies, lambda name: catalog[name].path)
+    return [rendered[name] for name in order]
 
 
 def _missing_requirements(
@@ -337,10 +320,7 @@ class Evaluation:
 def _resolve(catalog: dict[str, Property], status: dict[str, str], sql: str, where) -> str:
     """``sql`` with its ``ref()`` calls resolved (entries must be in ``status`` and evaluated)."""
     ref, refs, _ = _referrer(catalog, database.object_names(), frozenset(), where)
-    try:
-        text = _environment().from_string(sql).render(ref=ref)
-    except jinja2.TemplateError as error:
-        raise CosyError(where, f"template error: {error}") from None
+    text = templating.render(sql, where, _environment(catalog), ref=ref)
     blocked = [f"{name}: {status.get(name, 'not evaluated')}" for name in refs if status.get(name) != "evaluated"]
     if blocked:
         raise CosyError(where, "; ".join(blocked))
@@ -354,10 +334,7 @@ def resolve_refs(
     file (a pattern or property is evaluated with its default parameters first), and the
     parameters to run it with."""
     ref, refs, _ = _referrer(catalog, database.object_names(), frozenset(), "query")
-    try:
-        _environment().from_string(query).render(ref=ref)
-    except jinja2.TemplateError as error:
-        raise CosyError("query", f"template error: {error}") from None
+    templating.render(query, "query", _environment(catalog), ref=ref)  # the entries it names
     status = evaluate(con, catalog, experiment_id, {}, sorted(set(refs))).status if refs else {}
     sql = _resolve(catalog, status, query, "query")
     return sql, ({"p_experiment_id": experiment_id} if "$p_experiment_id" in sql else {})

@@ -4,7 +4,8 @@ Each file ``sql/<name>.sql`` defines one object called ``<name>``: a SELECT
 or, when the file starts with ``-- macro:``, the body of a ``CREATE MACRO``
 statement. Files name the objects they use as ``{{ ref('name') }}``; the
 references form the dependency graph, so objects are created parents first
-and a missing or cyclic reference is an error.
+and a missing or cyclic reference is an error. Rendering and ordering are
+``cosydb.templating``'s, as for the catalog's entries.
 
 A SELECT is a view unless it declares ``{{ config(materialized='table') }}``
 (as in dbt): then ``cosydb load`` evaluates it once per experiment and stores
@@ -22,10 +23,10 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 import duckdb
-import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 
-_ENV = SandboxedEnvironment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+from . import templating
+from .errors import CosyError
+
 MATERIALIZATIONS = ("view", "table")
 
 
@@ -44,21 +45,23 @@ class SqlObject:
 
 
 def _render(obj: SqlObject, known: set[str]) -> None:
+    where = f"sql/{obj.name}.sql"
+
     def ref(name: str) -> str:
         if name not in known:
-            raise ValueError(f"sql/{obj.name}.sql: ref('{name}') names no table or view")
+            raise CosyError(where, f"ref('{name}') names no table or view")
         if name not in obj.refs:
             obj.refs.append(name)
         return name
 
     def config(materialized: str = "view") -> str:
         if materialized not in MATERIALIZATIONS:
-            raise ValueError(f"sql/{obj.name}.sql: materialized must be one of {MATERIALIZATIONS}")
+            raise CosyError(where, f"materialized must be one of {', '.join(MATERIALIZATIONS)}")
         obj.materialized = materialized
         return ""
 
     obj.refs = []
-    obj.sql = _ENV.from_string(obj.source).render(ref=ref, config=config).strip().rstrip(";")
+    obj.sql = templating.render(obj.source, where, ref=ref, config=config)
 
 
 def load_objects(package: str = "cosydb.sql") -> dict[str, SqlObject]:
@@ -101,26 +104,12 @@ def ordered(objects: dict[str, SqlObject], base_tables: set[str]) -> list[SqlObj
     known = base_tables | set(objects)
     for obj in objects.values():
         _render(obj, known)
-    done: set[str] = set(base_tables)
-    result: list[SqlObject] = []
-    visiting: set[str] = set()
-
-    def visit(obj: SqlObject) -> None:
-        if obj.name in done:
-            return
-        if obj.name in visiting:
-            raise ValueError(f"sql/{obj.name}.sql: circular ref()")
-        visiting.add(obj.name)
-        for dep in obj.refs:
-            if dep in objects:
-                visit(objects[dep])
-        visiting.discard(obj.name)
-        done.add(obj.name)
-        result.append(obj)
-
-    for obj in objects.values():
-        visit(obj)
-    return result
+    order = templating.dependency_order(
+        [name for name in objects if name not in base_tables],
+        lambda name: [d for d in objects[name].refs if d in objects and d not in base_tables],
+        lambda name: f"sql/{name}.sql",
+    )
+    return [objects[name] for name in order]
 
 
 def table_names(base_tables: set[str], package: str = "cosydb.sql") -> list[str]:

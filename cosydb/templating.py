@@ -1,0 +1,66 @@
+"""The one renderer of cosydb's SQL: the objects of ``sql/`` and the catalog's entries are
+Jinja templates of one SELECT that name what they read with ``ref()``; the references form
+the dependency graph that orders them (``dependency_order``), as in dbt.
+
+Templates render in Jinja's sandbox: they reach no Python object beyond the functions they
+are given (``ref``, ``config``, ``has``, ...) and the macros of the template directories.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+
+from .errors import CosyError
+
+
+def environment(search_paths: Iterable[str | Path] = ()) -> jinja2.Environment:
+    """A sandboxed environment; templates under ``search_paths`` can be imported by their
+    relative path (``{% import 'templates/asl.sql' as asl %}``)."""
+    paths = [str(p) for p in search_paths]
+    return SandboxedEnvironment(
+        loader=jinja2.FileSystemLoader(paths) if paths else None,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+_PLAIN = environment()
+
+
+def render(source: str, where, env: jinja2.Environment | None = None, **functions) -> str:
+    """``source`` rendered with ``functions`` as its globals: one SQL statement without its
+    trailing semicolon. A template error names ``where`` (the file) in one line."""
+    try:
+        return (env or _PLAIN).from_string(source).render(**functions).strip().rstrip(";")
+    except jinja2.TemplateError as error:
+        raise CosyError(where, f"template error: {error}") from None
+
+
+def dependency_order(
+    names: Iterable[str], dependencies: Callable[[str], Iterable[str]], where: Callable[[str], object]
+) -> list[str]:
+    """``names`` and everything they depend on, each after its dependencies (depth first, in
+    the order given); a cycle is an error naming ``where(name)`` of an entry on it."""
+    done: set[str] = set()
+    visiting: set[str] = set()
+    order: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in done:
+            return
+        if name in visiting:
+            raise CosyError(where(name), "circular ref()")
+        visiting.add(name)
+        for dependency in dependencies(name):
+            visit(dependency)
+        visiting.discard(name)
+        done.add(name)
+        order.append(name)
+
+    for name in names:
+        visit(name)
+    return order
