@@ -4,8 +4,10 @@
     python bench/bench_load.py --events 1000000      # one size
     python bench/bench_load.py --real ../shared/traces/large/minife-16-large.tar.xz
 
-For every trace it prints: the bare single-process iteration rate of the
-``otf2`` reader (the floor), the load rate and its ratio to that floor,
+For every trace it prints: the time of ``otf2-print`` on it (the OTF2 library's own
+decoder, Debian package ``otf2-tools``: the yardstick of issue 16, where load + report
+must stay within 2.5 x), the bare single-process iteration rate of the
+``otf2`` Python reader, the load rate and its ratio to that,
 seconds per load phase, peak RSS, the seconds each enhancement view
 takes to compute over the whole trace, and the seconds of ``cosydb report``
 over the whole property catalog. Every measurement runs in a fresh
@@ -104,6 +106,17 @@ def child_report(db: str) -> dict:
     return dict(rows=len(result["results"]), seconds=time.perf_counter() - started, **_peak_rss_mib())
 
 
+def otf2_print_seconds(anchor: Path) -> float | None:
+    """Wall-clock seconds of ``otf2-print`` decoding every event of the trace (None if the
+    tool is not installed)."""
+    tool = shutil.which("otf2-print")
+    if tool is None:
+        return None
+    started = time.perf_counter()
+    subprocess.run([tool, str(anchor)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - started
+
+
 def _tree_rss_bytes(pid: int) -> int:
     """Resident memory of a process and all its descendants, from /proc (Linux)."""
     total, todo = 0, [pid]
@@ -181,7 +194,11 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool) -> None:
     )
     if not skip_bare:
         print(f"ratio load / bare   : {rate / bare_rate:8.2f} x")
-    print("load phases         : " + ", ".join(f"{k} {v:.2f} s" for k, v in load["phase_seconds"].items()))
+    phases = load["phase_seconds"]
+    print("load phases         : " + ", ".join(f"{k} {v:.2f} s" for k, v in phases.items() if ":" not in k))
+    print(
+        "derived tables      : " + ", ".join(f"{k[7:]} {v:.2f} s" for k, v in phases.items() if k.startswith("derive:"))
+    )
     print(f"{'view':22} {'seconds':>8} {'rows':>12} {'peak RSS MiB':>13}")
     for name in (*VIEWS, *MACRO_CALLS):
         result = _child("view", str(db), name)
@@ -192,6 +209,16 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool) -> None:
         f"peak RSS {result['tree_rss_mib']:.0f} MiB",
         flush=True,
     )
+    yardstick = otf2_print_seconds(anchor)
+    if yardstick is None:
+        print("otf2-print          : not installed (apt-get install otf2-tools) - no ratio")
+    else:
+        total = load["seconds"] + result["seconds"]
+        print(
+            f"otf2-print          : {yardstick:8.2f} s  {events / yardstick:12,.0f} events/s\n"
+            f"load + report       : {total:8.2f} s = {total / yardstick:.2f} x otf2-print (issue 16: <= 2.5 x)",
+            flush=True,
+        )
 
 
 def main() -> None:

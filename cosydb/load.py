@@ -68,19 +68,23 @@ def _derive(
     DuckDB's budget: ``memory_limit`` (default ``resources.LOAD_MEMORY_LIMIT``; it spills to
     disk beyond it) and ``threads``.
 
-    Returns the check rows and the seconds of both phases.
+    Returns the check rows and the seconds of both phases, and of each derived table
+    (``derive:<table>``).
     """
     con = duckdb.connect(config={"temp_directory": str(directory / ".spill")})
     resources.apply(con, memory_limit, threads, default_memory=resources.LOAD_MEMORY_LIMIT)
     experiments = [(experiment_id, directory)]
+    per_table: dict[str, float] = {}
 
     def materialize(obj: sqlviews.SqlObject) -> None:
+        started = time.perf_counter()
         target = str(directory / f"{obj.name}.parquet").replace("'", "''")
         con.execute(
             f"COPY (SELECT * EXCLUDE (experiment_id) FROM (\n{obj.sql}\n)) "
             f"TO '{target}' (FORMAT parquet, COMPRESSION zstd)"
         )
         database.create_table_view(con, tables.StoredTable(obj.name, "derive", ""), experiments)
+        per_table[f"derive:{obj.name}"] = time.perf_counter() - started
 
     try:
         started = time.perf_counter()
@@ -88,7 +92,7 @@ def _derive(
         for table in written.values():
             database.create_table_view(con, table, experiments)
         sqlviews.create_all(con, set(written), materialize=materialize)
-        seconds = {"derive": time.perf_counter() - started}
+        seconds = {"derive": time.perf_counter() - started} | per_table
         started = time.perf_counter()
         rows = []
         for obj in sqlviews.ordered(sqlviews.load_objects("cosydb.sql.checks"), database.object_names()):

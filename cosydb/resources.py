@@ -49,11 +49,13 @@ def apply(
     n_threads: int | None = None,
     default_memory: str | None = None,
 ) -> None:
-    """Set the memory limit (if any) and the thread count of ``con``."""
+    """Set the memory limit (if any) and the thread count of ``con``, and keep DuckDB's
+    progress bar (drawn for queries over 2 s) out of cosydb's output."""
     limit = memory_limit(memory, default_memory)
     if limit is not None:
         con.execute(f"SET memory_limit = '{limit}'")
     con.execute(f"SET threads = {threads(n_threads)}")
+    con.execute("SET enable_progress_bar = false")
 
 
 def describe() -> dict:
