@@ -156,7 +156,7 @@ _TABLES = [
                 column("creator", _STR, "the tool that wrote the source (e.g. Score-P 8.4)"),
                 column("source_path", _STR, "the file read"),
                 column("format", _STR, "the loader: otf2, cube4, summary"),
-                column("number_of_events", _I64, "events read (0 for a profile)"),
+                column("number_of_events", _I64, "events read (NULL for a profile)"),
                 column("number_of_locations", _I64, "locations (threads) of the run"),
                 column("first_time", _I64, "the earliest event's tick"),
                 column("last_time", _I64, "the latest event's tick"),
