@@ -70,3 +70,23 @@ def real_db(tmp_path_factory):
         return loaded[name]
 
     return get
+
+
+#: Modules that take longest, in that order: they start first, so that with pytest-xdist
+#: (``--dist loadscope``: a module runs on one worker) no long module is left for last.
+SLOW_MODULES = [
+    "test_fuzz.py",
+    "test_lifecycle.py",
+    "test_scalasca_agreement.py",
+    "test_engine.py",
+    "test_profiles.py",
+    "test_cli_safety.py",
+    "test_properties_p2p.py",
+    "test_properties_asl.py",
+]
+
+
+def pytest_collection_modifyitems(items):
+    """Long modules first; the order within a module is kept."""
+    rank = {name: i for i, name in enumerate(SLOW_MODULES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))

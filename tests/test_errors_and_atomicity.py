@@ -1,18 +1,14 @@
 """Bad input: one line naming the file, exit code 2, and no half-written database."""
 
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
+from cli_process import cosydb  # noqa: F401 - a cosydb command line in a process forked from a helper
 from conftest import real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
 COSYDB = str(Path(sys.executable).with_name("cosydb"))  # the installed console script
-
-
-def cosydb(*args, cwd=None):
-    return subprocess.run([COSYDB, *map(str, args)], capture_output=True, text=True, cwd=cwd)
 
 
 def small_trace(tmp_path):

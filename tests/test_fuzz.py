@@ -16,16 +16,14 @@ more mutants and prints statistics.
 from __future__ import annotations
 
 import collections
-import json
-import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import cli_process
 import pytest
 from conftest import TRACES, real_trace
 
@@ -73,87 +71,23 @@ def make_mutant(source: Path, directory: Path, k: int, seed: int = SEED) -> tupl
     return (run, *mutate(run, k, seed))
 
 
-# -- the helper interpreter: forks one child per load --------------------------------------
-
-
-def _serve() -> None:
-    """Read JSON jobs ``{"args": [...], "out": path, "err": path}`` from stdin, run each in a
-    forked child, answer ``{"status": code | "hang" | "signal N", "seconds": s}``."""
-    import cosydb.loaders.otf2_trace  # noqa: F401
-
-    import cosydb.cli
-    import cosydb.load  # noqa: F401 - imported once, before the forks
-
-    for line in sys.stdin:
-        job = json.loads(line)
-        started = time.perf_counter()
-        pid = os.fork()
-        if pid == 0:  # the child: a cosydb command line with its own stdout and stderr files
-            code = 70
-            try:
-                for fd, path in ((1, job["out"]), (2, job["err"])):
-                    target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-                    os.dup2(target, fd)
-                    os.close(target)
-                sys.stdout = open(1, "w", closefd=False)
-                sys.stderr = open(2, "w", closefd=False)
-                try:
-                    cosydb.cli.app(args=job["args"], prog_name="cosydb")
-                    code = 0
-                except SystemExit as done:
-                    code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
-                except BaseException:  # noqa: BLE001 - escaped the CLI: shows as a traceback
-                    import traceback
-
-                    traceback.print_exc()
-                    code = 1
-                sys.stdout.flush()
-                sys.stderr.flush()
-            finally:
-                os._exit(code)
-        deadline = time.monotonic() + job["timeout"]
-        while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                result = os.WEXITSTATUS(status) if os.WIFEXITED(status) else f"signal {os.WTERMSIG(status)}"
-                break
-            if time.monotonic() > deadline:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                result = "hang"
-                break
-            time.sleep(0.002)
-        print(json.dumps({"status": result, "seconds": time.perf_counter() - started}), flush=True)
+# -- the helper interpreter: forks one child per load (tests/cli_process.py) ------------------
 
 
 class Loader:
     """``cosydb load`` in forked children of one helper interpreter."""
 
     def __init__(self):
-        self.process = subprocess.Popen(
-            [sys.executable, __file__, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
+        self.helper = cli_process.Helper()
 
     def load(self, run: Path, db: Path, scratch: Path, *options: str, timeout: float = TIMEOUT):
         """(exit code or 'hang' / 'signal N', stdout, stderr, seconds) of ``cosydb load run --db db``."""
         out, err = scratch / "stdout", scratch / "stderr"
-        job = {
-            "args": ["load", str(run), "--db", str(db), *options],
-            "out": str(out),
-            "err": str(err),
-            "timeout": timeout,
-        }
-        self.process.stdin.write(json.dumps(job) + "\n")
-        self.process.stdin.flush()
-        reply = self.process.stdout.readline()
-        if not reply:
-            raise RuntimeError("the fuzzing helper process died")
-        answer = json.loads(reply)
-        return answer["status"], out.read_text(errors="replace"), err.read_text(errors="replace"), answer["seconds"]
+        status, seconds = self.helper.run(["load", run, "--db", db, *options], out, err, timeout=timeout)
+        return status, out.read_text(errors="replace"), err.read_text(errors="replace"), seconds
 
     def close(self):
-        self.process.stdin.close()
-        self.process.wait(timeout=30)
+        self.helper.close()
 
 
 def check(run: Path, target: str, db: Path, status, stdout: str, stderr: str) -> list[str]:
@@ -365,9 +299,6 @@ def test_unknown_enum_values_are_load_warnings(tmp_path):
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--serve"]:
-        _serve()
-        sys.exit(0)
     import tempfile
 
     n = int(sys.argv[1]) if len(sys.argv) > 1 else MUTANTS

@@ -151,8 +151,14 @@ def master_slave_run(slave_to_slave=False):
     return b
 
 
-def test_slow_slaves_and_overloaded_master(tmp_path):
-    result = report(master_slave_run(), tmp_path)
+@pytest.fixture(scope="module")
+def master_slave(tmp_path_factory):
+    """The report of ``master_slave_run()`` (read, never changed, by the tests using it)."""
+    return report(master_slave_run(), tmp_path_factory.mktemp("master_slave"))
+
+
+def test_slow_slaves_and_overloaded_master(master_slave):
+    result = master_slave
     slow = results(result, "slow_slaves")
     assert set(slow) == {"prog/main/MPI_Recv"}
     assert slow["prog/main/MPI_Recv"]["value"] == pytest.approx(2460 * NS)
@@ -171,8 +177,8 @@ def test_master_slave_needs_every_message_to_involve_the_master(tmp_path):
     assert results(report(master_slave_run(), tmp_path / "r1", params={"p_master_rank": 1}), "slow_slaves") == {}
 
 
-def test_idle_time_properties_of_the_asl_catalog(tmp_path):
-    result = report(master_slave_run(), tmp_path)
+def test_idle_time_properties_of_the_asl_catalog(master_slave):
+    result = master_slave
     # LateSender(FuncCall r): the idle time of receive calls (master 2460 + slaves 210)
     assert results(result, "idle_late_sender")["prog/main/MPI_Recv"]["value"] == pytest.approx(2670 * NS)
     assert results(result, "idle_late_receiver") == {}
@@ -201,8 +207,14 @@ def cache_run():
     return b
 
 
-def test_cache_cost_relative_to_the_loads_and_stores_of_the_run(tmp_path):
-    result = report(cache_run(), tmp_path)
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    """The report of ``cache_run()`` (read, never changed, by the tests using it)."""
+    return report(cache_run(), tmp_path_factory.mktemp("cache"))
+
+
+def test_cache_cost_relative_to_the_loads_and_stores_of_the_run(cache):
+    result = cache
     rows = results(result, "l1_data_cache_misses")
     # 1200 misses in kernel (and so in main and the program); loads + stores 2 * 3000
     assert set(rows) == {"prog", "prog/main", "prog/main/kernel"}
@@ -212,8 +224,8 @@ def test_cache_cost_relative_to_the_loads_and_stores_of_the_run(tmp_path):
     assert status["l2_cache_misses_per_instance"] == "not evaluable: no PAPI_L2_TCM metric"
 
 
-def test_cache_misses_per_instance_and_over_instances(tmp_path):
-    result = report(cache_run(), tmp_path)
+def test_cache_misses_per_instance_and_over_instances(cache, tmp_path):
+    result = cache
     worst = per_process(result, "l1d_cache_misses_per_instance")
     # most severe kernel instance: rank 0 300 / 1000, rank 1 400 / 1000; main: 400 / 3000, 800 / 3000
     assert (
