@@ -200,12 +200,32 @@ def _resolve(name: str, raw: dict, chain: tuple = ()) -> dict:
 
 
 def load(extra_dirs: list[Path] | tuple = ()) -> dict[str, Property]:
-    """Built-in properties plus those of ``extra_dirs`` (user plug-ins), by name, validated."""
-    raw: dict[str, tuple[dict, str, Path, Path]] = {}
-    for root in [builtin_dir(), *map(Path, extra_dirs)]:
+    """Built-in properties plus those of ``extra_dirs`` (user plug-ins), by name, validated.
+    Parsed again only when a file was added, removed or changed since the last call."""
+    roots = [builtin_dir(), *map(Path, extra_dirs)]
+    for root in roots:
         if not root.is_dir():
             raise CosyError(root, "properties directory does not exist")
-        for path in sorted(root.rglob("*.sql")):
+    files = [(root, sorted(root.rglob("*.sql"))) for root in roots]
+    key = tuple((str(path), *_stamp(path)) for _, paths in files for path in paths)
+    if key not in _LOADED:
+        _LOADED.clear()
+        _LOADED[key] = _load(files)
+    return _LOADED[key]
+
+
+_LOADED: dict[tuple, dict[str, Property]] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    status = path.stat()
+    return status.st_mtime_ns, status.st_size
+
+
+def _load(files: list[tuple[Path, list[Path]]]) -> dict[str, Property]:
+    raw: dict[str, tuple[dict, str, Path, Path]] = {}
+    for root, paths in files:
+        for path in paths:
             relative = path.relative_to(root)
             if relative.parts[0] == "templates" or path.name.startswith("_"):
                 continue

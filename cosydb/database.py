@@ -127,6 +127,7 @@ def _write_catalog(root: Path) -> None:
     try:
         con = duckdb.connect(str(tmp))
         try:
+            con.execute("BEGIN")  # one transaction: one write of the file, not one per statement
             con.execute(
                 "CREATE TABLE cosydb_catalog (root VARCHAR, schema_version INTEGER, tool_version VARCHAR, "
                 "sql_fingerprint VARCHAR)"
@@ -136,8 +137,8 @@ def _write_catalog(root: Path) -> None:
                 [str(root), SCHEMA_VERSION, __version__, sqlviews.fingerprint()],
             )
             create_views(con, [(int(d.name), d) for d in dirs])
-            for statement in docs.comment_statements():
-                con.execute(statement)
+            con.execute(";\n".join(docs.comment_statements()))
+            con.execute("COMMIT")
         finally:
             con.close()
         os.replace(tmp, root / CATALOG)

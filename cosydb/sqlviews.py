@@ -99,8 +99,18 @@ def fingerprint(package: str = "cosydb.sql") -> str:
     return digest.hexdigest()
 
 
+#: What ``ordered`` rendered, by the sources and the base tables it rendered them with.
+_ORDERED: dict[tuple, tuple[dict, list[str]]] = {}
+
+
 def ordered(objects: dict[str, SqlObject], base_tables: set[str]) -> list[SqlObject]:
     """Render every object and return them parents first."""
+    key = (tuple((o.name, o.source) for o in objects.values()), frozenset(base_tables))
+    if key in _ORDERED:
+        rendered, order = _ORDERED[key]
+        for name, (refs, sql, materialized) in rendered.items():
+            objects[name].refs, objects[name].sql, objects[name].materialized = list(refs), sql, materialized
+        return [objects[name] for name in order]
     known = base_tables | set(objects)
     for obj in objects.values():
         _render(obj, known)
@@ -109,6 +119,7 @@ def ordered(objects: dict[str, SqlObject], base_tables: set[str]) -> list[SqlObj
         lambda name: [d for d in objects[name].refs if d in objects and d not in base_tables],
         lambda name: f"sql/{name}.sql",
     )
+    _ORDERED[key] = ({o.name: (tuple(o.refs), o.sql, o.materialized) for o in objects.values()}, order)
     return [objects[name] for name in order]
 
 

@@ -8,6 +8,7 @@ are given (``ref``, ``config``, ``has``, ...) and the macros of the template dir
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -19,13 +20,24 @@ from .errors import CosyError
 
 def environment(search_paths: Iterable[str | Path] = ()) -> jinja2.Environment:
     """A sandboxed environment; templates under ``search_paths`` can be imported by their
-    relative path (``{% import 'templates/asl.sql' as asl %}``)."""
-    paths = [str(p) for p in search_paths]
+    relative path (``{% import 'templates/asl.sql' as asl %}``). One per set of paths: it
+    keeps the templates it compiled (a changed file is recompiled)."""
+    return _environment(tuple(str(p) for p in search_paths))
+
+
+@functools.cache
+def _environment(paths: tuple[str, ...]) -> jinja2.Environment:
     return SandboxedEnvironment(
-        loader=jinja2.FileSystemLoader(paths) if paths else None,
+        loader=jinja2.FileSystemLoader(list(paths)) if paths else None,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled(env: jinja2.Environment, source: str) -> jinja2.Template:
+    """Compiling is most of a render's cost: each source once per environment."""
+    return env.from_string(source)
 
 
 _PLAIN = environment()
@@ -35,7 +47,7 @@ def render(source: str, where, env: jinja2.Environment | None = None, **function
     """``source`` rendered with ``functions`` as its globals: one SQL statement without its
     trailing semicolon. A template error names ``where`` (the file) in one line."""
     try:
-        return (env or _PLAIN).from_string(source).render(**functions).strip().rstrip(";")
+        return _compiled(env or _PLAIN, source).render(**functions).strip().rstrip(";")
     except jinja2.TemplateError as error:
         raise CosyError(where, f"template error: {error}") from None
 

@@ -85,6 +85,18 @@ def _child(job: dict) -> int:
     return code
 
 
+def _warm() -> None:
+    """Fill the caches a cosydb process keeps (the parsed catalog, the rendered sql/ objects
+    and every compiled template), as a process that already ran a command has them: each
+    forked child then skips compiling the same templates again. Opens no database."""
+    from cosydb import catalog, database, engine, sqlviews
+
+    entries = catalog.load()
+    sqlviews.ordered(sqlviews.load_objects(), database.base_tables())
+    sqlviews.ordered(sqlviews.load_objects("cosydb.sql.checks"), database.object_names())
+    engine.plan(entries, database.object_names(), views=database.view_names())
+
+
 def _serve() -> None:
     """Read JSON jobs ``{"args", "out", "err", "env", "cwd", "timeout"}`` from stdin, run each
     in a forked child, answer ``{"status": code | "hang" | "signal N", "seconds": s}``."""
@@ -92,6 +104,7 @@ def _serve() -> None:
 
     for module in PRELOAD:
         importlib.import_module(module)
+    _warm()
     for line in sys.stdin:
         job = json.loads(line)
         started = time.perf_counter()

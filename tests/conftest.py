@@ -1,5 +1,6 @@
 """Shared helpers: build a constructed trace, load it, query it."""
 
+import os
 import tarfile
 from pathlib import Path
 
@@ -70,6 +71,13 @@ def real_db(tmp_path_factory):
         return loaded[name]
 
     return get
+
+
+# pytest-xdist runs one worker per core: each worker's DuckDB uses one thread (cosydb's
+# documented COSYDB_THREADS), not one per core, so that the workers do not oversubscribe
+# the cores. A test that sets it itself (monkeypatch) still does.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.setdefault("COSYDB_THREADS", "1")
 
 
 #: Modules that take longest, in that order: they start first, so that with pytest-xdist
