@@ -1,4 +1,4 @@
-"""The one check command: ``python -m cosydb.check [--fix] [pytest arguments]``.
+"""The one check command: ``cosydb-check [--fix] [pytest arguments]``.
 
 Runs in the repository root (the working directory) ruff (lint), ruff format (check), sqlfluff (lint of sql/
 and properties/, configured in .sqlfluff) and then pytest (which also regenerates the
@@ -33,26 +33,33 @@ def regenerate_docs() -> None:
     (ROOT / "docs" / "schema.md").write_text(docs.schema_markdown())
 
 
-def main(argv: list[str]) -> int:
+def _tool(name: str) -> str:
+    """The console script ``name`` of this Python environment (not ``python -m name``: that
+    would put the working directory, the repository, before the installed cosydb)."""
+    return str(Path(sys.executable).with_name(name))
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     if not (ROOT / "pyproject.toml").is_file() or not (ROOT / "sql").is_dir():
         print(f"cosydb.check: {ROOT} is not the cosydb repository; run it from there", file=sys.stderr)
         return 2
     fix = "--fix" in argv
     pytest_args = [a for a in argv if a != "--fix"]
-    python = sys.executable
+    ruff, sqlfluff = _tool("ruff"), _tool("sqlfluff")
     if fix:
         regenerate_docs()
-        _run("ruff fix", [python, "-m", "ruff", "check", "--fix", "."])
-        _run("ruff format", [python, "-m", "ruff", "format", "."])
-        _run("sqlfluff fix", [python, "-m", "sqlfluff", "fix", "--processes", "2", *SQL])
+        _run("ruff fix", [ruff, "check", "--fix", "."])
+        _run("ruff format", [ruff, "format", "."])
+        _run("sqlfluff fix", [sqlfluff, "fix", "--processes", "2", *SQL])
     results = [
-        _run("ruff", [python, "-m", "ruff", "check", "."]),
-        _run("ruff format", [python, "-m", "ruff", "format", "--check", "."]),
-        _run("sqlfluff", [python, "-m", "sqlfluff", "lint", "--processes", "2", *SQL]),
-        _run("pytest", [python, "-m", "pytest", "-q", *pytest_args]),
+        _run("ruff", [ruff, "check", "."]),
+        _run("ruff format", [ruff, "format", "--check", "."]),
+        _run("sqlfluff", [sqlfluff, "lint", "--processes", "2", *SQL]),
+        _run("pytest", [_tool("pytest"), "-q", *pytest_args]),
     ]
     return 0 if all(results) else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

@@ -19,7 +19,7 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 )
 def test_generated_docs_have_not_drifted(name, generate):
     written = (DOCS / name).read_text()
-    assert written == generate(), f"docs/{name} differs from its sources; regenerate it: python -m cosydb.check --fix"
+    assert written == generate(), f"docs/{name} differs from its sources; regenerate it: cosydb-check --fix"
 
 
 def test_every_entry_table_and_object_is_documented():
