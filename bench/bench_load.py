@@ -106,6 +106,17 @@ def child_report(db: str) -> dict:
     return dict(rows=len(result["results"]), seconds=time.perf_counter() - started, **_peak_rss_mib())
 
 
+def child_entries(db: str) -> dict:
+    """The seconds of each catalog entry (and shared view) in one evaluation of the catalog."""
+    from cosydb import catalog, database, engine, resources
+
+    con = database.connect(db)
+    resources.apply(con)
+    evaluation = engine.evaluate(con, catalog.load(), 1)
+    con.close()
+    return dict(seconds=evaluation.seconds)
+
+
 def otf2_print_seconds(anchor: Path) -> float | None:
     """Wall-clock seconds of ``otf2-print`` decoding every event of the trace (None if the
     tool is not installed)."""
@@ -209,6 +220,12 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool) -> None:
         f"peak RSS {result['tree_rss_mib']:.0f} MiB",
         flush=True,
     )
+    entries = _child("entries", str(db))["seconds"]
+    top = sorted(entries.items(), key=lambda kv: -kv[1])[:8]
+    print(
+        f"report's costliest entries ({sum(entries.values()):.2f} s in all): "
+        + ", ".join(f"{name} {s:.2f} s" for name, s in top)
+    )
     yardstick = otf2_print_seconds(anchor)
     if yardstick is None:
         print("otf2-print          : not installed (apt-get install otf2-tools) - no ratio")
@@ -247,7 +264,13 @@ def main() -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        step = {"bare": child_bare, "load": child_load, "view": child_view, "report": child_report}[sys.argv[2]]
+        step = {
+            "bare": child_bare,
+            "load": child_load,
+            "view": child_view,
+            "report": child_report,
+            "entries": child_entries,
+        }[sys.argv[2]]
         print(json.dumps(step(*sys.argv[3:])))
     else:
         main()

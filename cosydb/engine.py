@@ -17,7 +17,8 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
@@ -189,6 +190,7 @@ def evaluate(
     sql_objects, views = database.object_names(), database.view_names()
     missing, counters = _missing_requirements(con, experiment_id, baseline_id)
     status: dict[str, str] = {}
+    seconds: dict[str, float] = {}
     computed_views: set[str] = set()
     for item in plan(catalog, sql_objects, selected, views, set(missing)):
         prop = item.prop
@@ -213,12 +215,15 @@ def evaluate(
         undeclared = used - set(bound)
         if undeclared:
             raise CosyError(prop.path, f"uses undeclared parameter(s) {', '.join(sorted(undeclared))}")
+        started = time.perf_counter()
         try:
             for view in set(item.views) - computed_views:
                 con.execute(
                     f"CREATE OR REPLACE TEMP TABLE view_{view} AS SELECT * FROM {view} WHERE experiment_id = ?",
                     [experiment_id],
                 )
+                seconds[f"view {view}"] = time.perf_counter() - started
+                started = time.perf_counter()
                 computed_views.add(view)
             con.execute(
                 f"CREATE OR REPLACE TEMP TABLE {_rows(prop.name)} AS\n{item.sql}",
@@ -229,7 +234,8 @@ def evaluate(
         actual = {r[0]: r[1] for r in con.execute(f"DESCRIBE {_rows(prop.name)}").fetchall()}
         _check_columns(prop, actual, RESULT_COLUMNS if prop.kind == "property" else prop.columns)
         status[prop.name] = "evaluated"
-    return Evaluation(con, catalog, experiment_id, status)
+        seconds[prop.name] = time.perf_counter() - started
+    return Evaluation(con, catalog, experiment_id, status, seconds)
 
 
 _INTEGERS = {
@@ -279,12 +285,14 @@ def _rows(name: str) -> str:
 @dataclass
 class Evaluation:
     """The catalog evaluated on one experiment: each entry's status ("evaluated" or "not
-    evaluable: why") and its rows, read with ``query`` through ``{{ ref('name') }}``."""
+    evaluable: why"), the seconds it took and its rows, read with ``query`` through
+    ``{{ ref('name') }}``."""
 
     con: duckdb.DuckDBPyConnection
     catalog: dict[str, Property]
     experiment_id: int
     status: dict[str, str]
+    seconds: dict[str, float] = field(default_factory=dict)  # per evaluated entry (and shared view)
 
     def evaluated(self, name: str) -> bool:
         return self.status.get(name) == "evaluated"
