@@ -1,16 +1,39 @@
 """Shared helpers: build a constructed trace, load it, query it."""
 
 import os
+import sys
 import tarfile
 from pathlib import Path
 
 import pytest
+from cli_process import cosydb  # noqa: F401 - a cosydb command line forked from a helper
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import database
 from cosydb.load import load
 
 TRACES = Path(__file__).resolve().parents[2] / "shared" / "traces"
+
+
+#: the installed console script, for tests about the real process (signals, lifecycle)
+COSYDB = str(Path(sys.executable).with_name("cosydb"))
+
+
+def small_trace(tmp_path):
+    """A 2-rank run (main calling work) written under ``tmp_path/run``; returns the run directory."""
+    b = TraceBuilder(2)
+    for r in range(2):
+        with b[r].open("main", 0, 1000):
+            b[r].region("work", 10, 900)
+    return b.write(tmp_path / "run").parent
+
+
+def assert_clean_failure(result, needle):
+    """Exit code 2, one line on stderr holding ``needle``, no traceback."""
+    assert result.returncode == 2, result
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
 
 
 def load_built(builder: TraceBuilder, tmp_path: Path, name: str = "run"):

@@ -6,8 +6,8 @@ import subprocess
 import sys
 
 import pytest
+from conftest import cosydb
 from cosydb.fixtures.generator import TraceBuilder
-from test_errors_and_atomicity import cosydb
 
 
 def trace(tmp_path, name, work):

@@ -4,8 +4,8 @@ file-system refusals, empty queries and traces, writing SQL and plug-in template
 import json
 
 import otf2
+from conftest import cosydb
 from cosydb.fixtures.generator import TraceBuilder
-from test_errors_and_atomicity import cosydb
 
 
 def one_error_line(result, code=2):

@@ -6,9 +6,8 @@ import json
 import re
 
 import pytest
-from conftest import real_trace
+from conftest import cosydb, real_trace
 from cosydb.fixtures.generator import TraceBuilder
-from test_errors_and_atomicity import cosydb
 
 from cosydb import catalog, database, engine
 from cosydb.errors import CosyError

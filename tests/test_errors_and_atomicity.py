@@ -1,29 +1,8 @@
 """Bad input: one line naming the file, exit code 2, and no half-written database."""
 
 import shutil
-import sys
-from pathlib import Path
 
-from cli_process import cosydb  # noqa: F401 - a cosydb command line in a process forked from a helper
-from conftest import real_trace
-from cosydb.fixtures.generator import TraceBuilder
-
-COSYDB = str(Path(sys.executable).with_name("cosydb"))  # the installed console script
-
-
-def small_trace(tmp_path):
-    b = TraceBuilder(2)
-    for r in range(2):
-        with b[r].open("main", 0, 1000):
-            b[r].region("work", 10, 900)
-    return b.write(tmp_path / "run").parent
-
-
-def assert_clean_failure(result, needle):
-    assert result.returncode == 2, result
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and needle in lines[0], result.stderr
-    assert "Traceback" not in result.stderr + result.stdout
+from conftest import assert_clean_failure, cosydb, real_trace, small_trace
 
 
 def test_missing_file(tmp_path):

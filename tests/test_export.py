@@ -2,10 +2,9 @@
 (pycubexr), every value compared with the database's severity_cube."""
 
 import pytest
-from conftest import real_trace
+from conftest import cosydb, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 from pycubexr import CubexParser
-from test_errors_and_atomicity import cosydb
 
 from cosydb import database
 from cosydb.load import load

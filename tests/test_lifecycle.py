@@ -17,8 +17,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from conftest import COSYDB
 from cosydb.fixtures.generator import TraceBuilder
-from test_errors_and_atomicity import COSYDB
 
 from cosydb import database
 from cosydb.load import load

@@ -8,9 +8,8 @@ chosen here; every expected number is computed by hand from them.
 import tarfile
 
 import pytest
-from conftest import real_trace, rows
+from conftest import assert_clean_failure, cosydb, real_trace, rows, small_trace
 from cosydb.fixtures.profile_builder import ProfileBuilder, write_tar
-from test_errors_and_atomicity import assert_clean_failure, cosydb, small_trace
 
 from cosydb import catalog, database
 from cosydb.load import load

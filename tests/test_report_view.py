@@ -5,9 +5,8 @@ import csv
 import json
 
 import pytest
-from conftest import real_trace
+from conftest import cosydb, real_trace
 from cosydb.fixtures.generator import TraceBuilder
-from test_errors_and_atomicity import cosydb
 
 from cosydb import catalog as catalog_mod
 from cosydb import database, names, report_view

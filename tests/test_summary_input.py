@@ -9,7 +9,7 @@ on its threshold.
 import json
 
 import pytest
-from test_errors_and_atomicity import assert_clean_failure, cosydb
+from conftest import assert_clean_failure, cosydb
 
 from cosydb import database
 from cosydb.load import load
