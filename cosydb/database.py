@@ -112,8 +112,9 @@ def create_views(con: duckdb.DuckDBPyConnection, experiments: list[tuple[int, Pa
 def write_catalog(root: Path) -> None:
     """(Re)write the catalog of ``root`` atomically from its experiment directories.
 
-    Under the catalog lock, so that two writers (a load committing, a report storing
-    results) cannot replace each other's catalog with one that misses an experiment;
+    Under the catalog lock, so that two writers (a load committing, a connection rewriting
+    the catalog of a moved database) cannot replace each other's catalog with one that
+    misses an experiment;
     readers see the old or the new file, never a half-written one (rename)."""
     root = Path(root).resolve()
     with locked(root, CATALOG_LOCK):

@@ -399,9 +399,10 @@ def store(
     root: Path, experiment_id: int, results: dict[str, pa.Table], replace_properties: list[str] | None = None
 ) -> list[str]:
     """Replace the experiment's stored result tables (writer ``report`` in ``cosydb.tables``) given,
-    each file atomically, and refresh the catalog. With ``replace_properties`` only those
-    properties' rows of ``property_results`` are replaced; returns the properties whose
-    stored rows were kept. Under the catalog lock: two reports never lose each other's rows."""
+    each file atomically. The catalog needs no rewrite: its views read these files by name
+    (a load writes them, empty). With ``replace_properties`` only those properties' rows of
+    ``property_results`` are replaced; returns the properties whose stored rows were kept.
+    Under the catalog lock: two reports never lose each other's rows."""
     directory = root / database.EXPERIMENTS / str(experiment_id)
     kept: list[str] = []
     with database.locked(root):
@@ -418,5 +419,4 @@ def store(
                 os.replace(tmp, target)
             finally:
                 tmp.unlink(missing_ok=True)
-        database.write_catalog(root)
     return kept

@@ -9,7 +9,7 @@ this load created is removed entirely.
 One load at a time per database: a load holds the database's load lock from
 before it picks the experiment id until its commit; a second load waits (one line
 on stderr). The commit (rename and catalog rewrite) also holds the catalog lock,
-which ``report`` takes to rewrite the catalog. SIGINT, SIGTERM and SIGHUP stop the
+which ``report`` takes to store its results. SIGINT, SIGTERM and SIGHUP stop the
 load, its reader processes and remove its staging directory (``cosydb.interrupts``);
 what a load killed with kill -9 leaves (its staging directory, or a database
 directory without a catalog) the next load into the database removes.

@@ -246,17 +246,19 @@ STORE_LOOP = textwrap.dedent("""
         return dirs
 
     database.experiment_dirs = slowly_listed
-    while not stop.exists():  # what cosydb report does to store its results
+    while not stop.exists():  # a report storing its results, and a catalog rewrite (as connect does it)
         engine.store(db, 1, {database.CUBE_TABLE: tables.schema(database.CUBE_TABLE).empty_table()})
+        database.write_catalog(db)
         print(time.monotonic(), flush=True)
 """)
 
 
 def test_catalog_rewrites_racing_a_commit_never_hide_an_experiment(tmp_path, big):
-    """``report`` stores its results and rewrites the catalog (engine.store) in a loop while
-    a load commits: once the new experiment is in the catalog it stays there, and a reader
-    always finds a whole catalog. (Without the catalog lock a rewrite that listed the
-    experiments before the commit and replaced the catalog after it hides the new one.)"""
+    """A report stores its results (engine.store) and the catalog is rewritten (as
+    ``database.connect`` does for a moved database) in a loop while a load commits: once
+    the new experiment is in the catalog it stays there, and a reader always finds a whole
+    catalog. (Without the catalog lock a rewrite that listed the experiments before the
+    commit and replaced the catalog after it hides the new one.)"""
     db = small_db(tmp_path)
     stop = tmp_path / "stop"
     # run outside the checkout: "python -c" puts the working directory first on sys.path,
