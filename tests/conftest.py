@@ -36,6 +36,30 @@ def assert_clean_failure(result, needle):
     assert "Traceback" not in result.stderr + result.stdout
 
 
+NS = 1e-9
+
+
+def report(b, tmp_path, **kw):
+    """Write ``b``'s trace, load it and report on it with threshold 0 (every row listed)."""
+    from cosydb.report import run
+
+    load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
+    return run(tmp_path / "run.cosydb", threshold=0, **kw)
+
+
+def property_rows(result, prop, all_processes=True):
+    """{callpath: value} of one property's listed rows (all-process rows, or {(callpath, rank): value})."""
+    got = {}
+    for r in result["results"]:
+        if r["property"] != prop or r["status"] != "evaluated":
+            continue
+        if all_processes and r["rank"] is None:
+            got[r["callpath"]] = r["value"]
+        elif not all_processes and r["rank"] is not None:
+            got[(r["callpath"], r["rank"])] = r["value"]
+    return got
+
+
 def load_built(builder: TraceBuilder, tmp_path: Path, name: str = "run"):
     """Write ``builder``'s trace, load it, and return an open read-only connection."""
     anchor = builder.write(tmp_path / name)
@@ -73,6 +97,18 @@ SCALASCA_TRACES = [
     "lulesh_hyb-8x2-small",
 ]
 LARGE = "large/minife-16-large"
+#: Scalasca's collective and MPI management wait-state metrics.
+COLLECTIVE_METRICS = (
+    "mpi_barrier_wait",
+    "mpi_barrier_completion",
+    "mpi_wait_nxn",
+    "mpi_nxn_completion",
+    "mpi_earlyreduce",
+    "mpi_earlyscan",
+    "mpi_latebroadcast",
+    "mpi_init_completion",
+    "mpi_finalize_wait",
+)
 
 
 @pytest.fixture(scope="session")

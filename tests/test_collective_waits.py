@@ -6,24 +6,12 @@ call's Enter / Leave); every expected value is computed by hand from the chosen 
 """
 
 import pytest
+from conftest import COLLECTIVE_METRICS, NS, property_rows, report
 from cosydb.fixtures.generator import TraceBuilder
-from test_properties_p2p import NS, report, rows
-
-METRICS = (
-    "mpi_barrier_wait",
-    "mpi_barrier_completion",
-    "mpi_wait_nxn",
-    "mpi_nxn_completion",
-    "mpi_earlyreduce",
-    "mpi_earlyscan",
-    "mpi_latebroadcast",
-    "mpi_init_completion",
-    "mpi_finalize_wait",
-)
 
 
 def per_rank(result, prop):
-    return {rank: value for (_, rank), value in rows(result, prop, all_processes=False).items()}
+    return {rank: value for (_, rank), value in property_rows(result, prop, all_processes=False).items()}
 
 
 def test_allreduce_on_a_sub_communicator(tmp_path):
@@ -50,7 +38,7 @@ def test_reduce_whose_root_arrives_early(tmp_path):
     result = report(b, tmp_path)
     # on the root only: min(latest sender B = 500, X = 600) - B = 100
     assert per_rank(result, "mpi_earlyreduce") == {0: pytest.approx(400 * NS)}
-    assert rows(result, "mpi_wait_nxn") == {} and rows(result, "mpi_latebroadcast") == {}
+    assert property_rows(result, "mpi_wait_nxn") == {} and property_rows(result, "mpi_latebroadcast") == {}
 
 
 def test_bcast_whose_root_arrives_late(tmp_path):
@@ -62,7 +50,7 @@ def test_bcast_whose_root_arrives_late(tmp_path):
     result = report(b, tmp_path)
     # non-root ranks: min(B of the root = 400, X) - B
     assert per_rank(result, "mpi_latebroadcast") == {1: pytest.approx(300 * NS), 2: pytest.approx(200 * NS)}
-    assert rows(result, "mpi_latebroadcast") == {"prog/main/MPI_Bcast": pytest.approx(500 * NS)}
+    assert property_rows(result, "mpi_latebroadcast") == {"prog/main/MPI_Bcast": pytest.approx(500 * NS)}
 
 
 def test_scan_waits_for_the_lower_ranks(tmp_path):
@@ -84,7 +72,7 @@ def test_barrier_completion(tmp_path):
     result = report(b, tmp_path)
     # all arrive at 100; the first leaves at 200: X - max(200, min(100, X))
     assert per_rank(result, "mpi_barrier_completion") == {1: pytest.approx(100 * NS), 2: pytest.approx(200 * NS)}
-    assert rows(result, "mpi_barrier_wait") == {}
+    assert property_rows(result, "mpi_barrier_wait") == {}
 
 
 def test_init_and_finalize_skew(tmp_path):
@@ -113,5 +101,5 @@ def test_balanced_collectives_have_no_wait_states(tmp_path):
             b[r].collective("MPI_Scan", 1000, 1100, sent=8, received=8)
             b[r].region("MPI_Finalize", 1900, 2000)
     result = report(b, tmp_path)
-    for metric in METRICS:
-        assert rows(result, metric) == {} and rows(result, metric, all_processes=False) == {}, metric
+    for metric in COLLECTIVE_METRICS:
+        assert property_rows(result, metric) == {} and property_rows(result, metric, all_processes=False) == {}, metric

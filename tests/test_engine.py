@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from conftest import cosydb, real_trace
+from conftest import COLLECTIVE_METRICS, cosydb, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, engine
@@ -211,17 +211,6 @@ def test_report_cli_formats_and_errors(tmp_path):
     assert explained.returncode == 0 and "from late_sender_matches" in explained.stdout
 
 
-COLLECTIVE_METRICS = (
-    "mpi_barrier_wait",
-    "mpi_barrier_completion",
-    "mpi_wait_nxn",
-    "mpi_nxn_completion",
-    "mpi_earlyreduce",
-    "mpi_earlyscan",
-    "mpi_latebroadcast",
-    "mpi_init_completion",
-    "mpi_finalize_wait",
-)
 SCALASCA_METRICS = (
     [("scorep-late_sender", "mpi_latesender"), ("scorep-late_receiver", "mpi_latereceiver")]
     + [("scorep-collectives", metric) for metric in COLLECTIVE_METRICS]

@@ -6,8 +6,8 @@ constructs (1 tick = 1 ns), never from an earlier output of cosydb.
 """
 
 import pytest
+from conftest import NS, report
 from cosydb.fixtures.generator import TraceBuilder
-from test_properties_p2p import NS, report
 
 END = 10_000  # every rank's main spans 0..END: the rank basis is nranks * END
 

@@ -5,32 +5,10 @@ constructs (1 tick = 1 ns), never from an earlier output of cosydb.
 """
 
 import pytest
+from conftest import NS, property_rows, report
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb.report import run
-
-NS = 1e-9
-
-
-def report(b, tmp_path, **kw):
-    anchor = b.write(tmp_path / "run")
-    from cosydb.load import load
-
-    load(anchor, tmp_path / "run.cosydb")
-    return run(tmp_path / "run.cosydb", threshold=0, **kw)
-
-
-def rows(result, prop, all_processes=True):
-    """{callpath: value} of one property's listed rows (all-process rows, or {(callpath, rank): value})."""
-    got = {}
-    for r in result["results"]:
-        if r["property"] != prop or r["status"] != "evaluated":
-            continue
-        if all_processes and r["rank"] is None:
-            got[r["callpath"]] = r["value"]
-        elif not all_processes and r["rank"] is not None:
-            got[(r["callpath"], r["rank"])] = r["value"]
-    return got
 
 
 def late_sender_run():
@@ -47,17 +25,19 @@ def late_sender_run():
 def test_late_sender_cre_and_scalasca(tmp_path):
     result = report(late_sender_run(), tmp_path)
     # CRE: E(send) - E(recv) = 500 - 100; Scalasca: min(E(S)=500, L(R)=600) - E(R)=100
-    assert rows(result, "late_sender") == {"prog/main/MPI_Recv": pytest.approx(400 * NS)}
-    assert rows(result, "mpi_latesender") == {"prog/main/MPI_Recv": pytest.approx(400 * NS)}
-    assert rows(result, "idle_late_sender") == {"prog/main/MPI_Recv": pytest.approx(400 * NS)}
-    assert rows(result, "late_sender", all_processes=False) == {("prog/main/MPI_Recv", 1): pytest.approx(400 * NS)}
+    assert property_rows(result, "late_sender") == {"prog/main/MPI_Recv": pytest.approx(400 * NS)}
+    assert property_rows(result, "mpi_latesender") == {"prog/main/MPI_Recv": pytest.approx(400 * NS)}
+    assert property_rows(result, "idle_late_sender") == {"prog/main/MPI_Recv": pytest.approx(400 * NS)}
+    assert property_rows(result, "late_sender", all_processes=False) == {
+        ("prog/main/MPI_Recv", 1): pytest.approx(400 * NS)
+    }
     # severity relative to the whole run summed over both ranks: the program spans 0..1000 on each
     row = next(r for r in result["results"] if r["property"] == "late_sender" and r["rank"] is None)
     assert row["severity"] == pytest.approx(400 / 2000)
     assert row["details"]["max_location_id"] == 1
     # nothing for the patterns it does not match
-    assert rows(result, "late_receiver") == {} and rows(result, "wrong_order_ls") == {}
-    assert rows(result, "mpi_latereceiver") == {}
+    assert property_rows(result, "late_receiver") == {} and property_rows(result, "wrong_order_ls") == {}
+    assert property_rows(result, "mpi_latereceiver") == {}
 
 
 def test_late_receiver_cre_and_scalasca(tmp_path):
@@ -69,12 +49,12 @@ def test_late_receiver_cre_and_scalasca(tmp_path):
         b[1].mpi_recv(500, 710, src=0, tag=0, nbytes=1 << 20)
     result = report(b, tmp_path)
     # CRE: E(recv) - E(send) = 500 - 100 while the send is still active (L(send) = 700 > 500)
-    assert rows(result, "late_receiver") == {"prog/main/MPI_Send": pytest.approx(400 * NS)}
+    assert property_rows(result, "late_receiver") == {"prog/main/MPI_Send": pytest.approx(400 * NS)}
     assert {r["confidence"] for r in result["results"] if r["property"] == "late_receiver"} == {0.5}
     # Scalasca: E(Rreq) - E(Scmp) = 500 - 100, since L(Scmp) = 700 > E(Rreq)
-    assert rows(result, "mpi_latereceiver") == {"prog/main/MPI_Send": pytest.approx(400 * NS)}
-    assert rows(result, "idle_late_receiver") == {"prog/main/MPI_Send": pytest.approx(400 * NS)}
-    assert rows(result, "late_sender") == {} and rows(result, "mpi_latesender") == {}
+    assert property_rows(result, "mpi_latereceiver") == {"prog/main/MPI_Send": pytest.approx(400 * NS)}
+    assert property_rows(result, "idle_late_receiver") == {"prog/main/MPI_Send": pytest.approx(400 * NS)}
+    assert property_rows(result, "late_sender") == {} and property_rows(result, "mpi_latesender") == {}
 
 
 def test_waitall_counts_the_largest_wait_once_and_test_is_excluded(tmp_path):
@@ -92,9 +72,9 @@ def test_waitall_counts_the_largest_wait_once_and_test_is_excluded(tmp_path):
                 b[src].mpi_send(1400, 1420, dst=0, tag=1, nbytes=8)
     result = report(b, tmp_path)
     # idle per message 200, 400, 700; the Waitall counts only the largest, once
-    assert rows(result, "mpi_latesender") == {"prog/main/MPI_Waitall": pytest.approx(700 * NS)}
+    assert property_rows(result, "mpi_latesender") == {"prog/main/MPI_Waitall": pytest.approx(700 * NS)}
     # the CRE pattern and ASL's LateSender(FuncCall r) ask for MPI_Recv: no match
-    assert rows(result, "late_sender") == {} and rows(result, "idle_late_sender") == {}
+    assert property_rows(result, "late_sender") == {} and property_rows(result, "idle_late_sender") == {}
 
 
 def test_sendrecv_ring_counts_both_halves(tmp_path):
@@ -106,12 +86,12 @@ def test_sendrecv_ring_counts_both_halves(tmp_path):
             b[r].mpi_sendrecv(enters[r], leaves[r], dst=(r + 1) % 4, src=(r - 1) % 4, tag=0, nbytes=8)
     result = report(b, tmp_path)
     # receive half: rank 0 waits for rank 3's call, min(E = 400, L = 450) - 100; the others' senders came first
-    assert rows(result, "mpi_latesender", all_processes=False) == {
+    assert property_rows(result, "mpi_latesender", all_processes=False) == {
         ("prog/main/MPI_Sendrecv", 0): pytest.approx(300 * NS)
     }
     # send half: rank 0's call lasts (L = 450) past rank 1's Enter (200), but Scalasca 2.6 counts no
     # Late Receiver at an MPI_Sendrecv (a non-blocking send-receive to it; tests/test_late_receiver_rules.py)
-    assert rows(result, "mpi_latereceiver", all_processes=False) == {}
+    assert property_rows(result, "mpi_latereceiver", all_processes=False) == {}
 
 
 def test_wrong_order_patterns(tmp_path):
@@ -123,16 +103,16 @@ def test_wrong_order_patterns(tmp_path):
         b[1].mpi_recv(50, 250, src=0, tag=2, nbytes=8)  # waits 150 for the newer message
         b[1].mpi_recv(300, 400, src=0, tag=1, nbytes=8)
     result = report(b, tmp_path)
-    assert rows(result, "late_sender") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
+    assert property_rows(result, "late_sender") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
     # at the receive of tag 2 (t=250) the tag-1 message (sent at 100 < 200) is still queued
-    assert rows(result, "wrong_order_ls") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
+    assert property_rows(result, "wrong_order_ls") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
     # cost = send call (200..210) + receive call (50..250)
-    assert rows(result, "messages_in_wrong_order") == {"prog/main/MPI_Recv": pytest.approx(210 * NS)}
-    assert rows(result, "wrong_order_lr") == {}
+    assert property_rows(result, "messages_in_wrong_order") == {"prog/main/MPI_Recv": pytest.approx(210 * NS)}
+    assert property_rows(result, "wrong_order_lr") == {}
     # Scalasca: the tag-1 receive's send (100) predates the remembered instance's send (200)
-    assert rows(result, "mpi_latesender_wo") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
-    assert rows(result, "mpi_lswo_same") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
-    assert rows(result, "mpi_lswo_different") == {}
+    assert property_rows(result, "mpi_latesender_wo") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
+    assert property_rows(result, "mpi_lswo_same") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
+    assert property_rows(result, "mpi_lswo_different") == {}
 
 
 def test_wrong_order_late_receiver(tmp_path):
@@ -145,12 +125,12 @@ def test_wrong_order_late_receiver(tmp_path):
         b[1].mpi_recv(800, 810, src=0, tag=1, nbytes=8)
     result = report(b, tmp_path)
     # E(recv) 500 - E(send) 200 while the send is still active (its Leave 700 > 500)
-    assert rows(result, "late_receiver") == {"prog/main/MPI_Send": pytest.approx(300 * NS)}
+    assert property_rows(result, "late_receiver") == {"prog/main/MPI_Send": pytest.approx(300 * NS)}
     # at that receive (t = 710) the tag-1 message, sent at 100 < 200, is still queued
-    assert rows(result, "wrong_order_lr") == {"prog/main/MPI_Send": pytest.approx(300 * NS)}
-    assert rows(result, "wrong_order_ls") == {}
+    assert property_rows(result, "wrong_order_lr") == {"prog/main/MPI_Send": pytest.approx(300 * NS)}
+    assert property_rows(result, "wrong_order_ls") == {}
     # cost = send call (200..700) + receive call (500..710)
-    assert rows(result, "messages_in_wrong_order") == {"prog/main/MPI_Recv": pytest.approx(710 * NS)}
+    assert property_rows(result, "messages_in_wrong_order") == {"prog/main/MPI_Recv": pytest.approx(710 * NS)}
 
 
 def test_wrong_order_of_a_waitall_is_remembered_from_its_leave(tmp_path):
@@ -166,12 +146,12 @@ def test_wrong_order_of_a_waitall_is_remembered_from_its_leave(tmp_path):
     with b[2].open("main", 0, 2000):
         b[2].mpi_send(50, 55, dst=0, tag=0, nbytes=8)  # completed in the same Waitall, after it
     result = report(b, tmp_path)
-    assert rows(result, "mpi_latesender") == {"prog/main/MPI_Waitall": pytest.approx(400 * NS)}
+    assert property_rows(result, "mpi_latesender") == {"prog/main/MPI_Waitall": pytest.approx(400 * NS)}
     # the Waitall's instance enters the buffer at its Leave, so rank 2's receive inside the
     # same call (send 50 < 500) does not reveal it; the later receive from rank 1 (60 < 500) does
-    assert rows(result, "mpi_latesender_wo") == {"prog/main/MPI_Waitall": pytest.approx(400 * NS)}
-    assert rows(result, "mpi_lswo_same") == {"prog/main/MPI_Waitall": pytest.approx(400 * NS)}
-    assert rows(result, "mpi_lswo_different") == {}
+    assert property_rows(result, "mpi_latesender_wo") == {"prog/main/MPI_Waitall": pytest.approx(400 * NS)}
+    assert property_rows(result, "mpi_lswo_same") == {"prog/main/MPI_Waitall": pytest.approx(400 * NS)}
+    assert property_rows(result, "mpi_lswo_different") == {}
 
 
 def remembered_instance_run(batches):
@@ -208,11 +188,11 @@ def test_wrong_order_remembers_the_last_100_late_sender_instances(tmp_path, late
     expected = {"prog/main/MPI_Recv": pytest.approx(late * 500 * NS)}
     if remembered:
         expected["prog/main/first/MPI_Recv"] = pytest.approx(100 * NS)
-    assert rows(result, "mpi_latesender_wo") == expected
+    assert property_rows(result, "mpi_latesender_wo") == expected
     # Scalasca 2.6 files every instance one receive reveals under the first one it reveals
     # (ROLE_RECV_LSWO is set once per receive): all at "first" while it is remembered
     different = {"prog/main/first/MPI_Recv": pytest.approx((100 + late * 500) * NS)} if remembered else expected
-    assert rows(result, "mpi_lswo_different") == different and rows(result, "mpi_lswo_same") == {}
+    assert property_rows(result, "mpi_lswo_different") == different and property_rows(result, "mpi_lswo_same") == {}
 
 
 def test_instances_removed_from_the_buffer_make_room(tmp_path):
@@ -220,7 +200,7 @@ def test_instances_removed_from_the_buffer_make_room(tmp_path):
     # the one in "first" (sent at 200); 60 more instances: 110 pushed after "first", yet the
     # buffer never held more than 61, so a message sent at 100 still reveals it
     result = report(remembered_instance_run([(50, 300), (60, 100)]), tmp_path)
-    assert rows(result, "mpi_latesender_wo") == {
+    assert property_rows(result, "mpi_latesender_wo") == {
         "prog/main/first/MPI_Recv": pytest.approx(100 * NS),
         "prog/main/MPI_Recv": pytest.approx(110 * 500 * NS),
     }
@@ -238,11 +218,11 @@ def test_focus_region_and_rank_basis(tmp_path):
         b[1].mpi_recv(1200, 1600, src=0, tag=0, nbytes=8)
     result = report(b, tmp_path, region="solve", rank_basis="solve")
     # only the receive inside solve (wait 400); severity against solve: 1000 ticks on each of 2 ranks
-    assert rows(result, "late_sender") == {"prog/main/solve/MPI_Recv": pytest.approx(400 * NS)}
+    assert property_rows(result, "late_sender") == {"prog/main/solve/MPI_Recv": pytest.approx(400 * NS)}
     row = next(r for r in result["results"] if r["property"] == "late_sender" and r["rank"] is None)
     assert row["severity"] == pytest.approx(400 / 2000)
     unfocused = run(tmp_path / "run.cosydb", threshold=0)
-    assert rows(unfocused, "late_sender") == {
+    assert property_rows(unfocused, "late_sender") == {
         "prog/main/solve/MPI_Recv": pytest.approx(400 * NS),
         "prog/main/MPI_Recv": pytest.approx(300 * NS),
     }
@@ -258,11 +238,11 @@ def test_cost_family(tmp_path):
         b[1].collective("MPI_Barrier", 250, 300)
     result = report(b, tmp_path)
     comm, sync = (50 + 80) * NS, (100 + 50) * NS
-    assert rows(result, "comm_cost")["prog/main"] == pytest.approx(comm)
-    assert rows(result, "comm_cost")["prog/main/MPI_Recv"] == pytest.approx(80 * NS)
-    assert rows(result, "sync_cost")["prog"] == pytest.approx(sync)
-    assert rows(result, "total_cost")["prog"] == pytest.approx(comm + sync)
-    assert rows(result, "io_cost") == {}
+    assert property_rows(result, "comm_cost")["prog/main"] == pytest.approx(comm)
+    assert property_rows(result, "comm_cost")["prog/main/MPI_Recv"] == pytest.approx(80 * NS)
+    assert property_rows(result, "sync_cost")["prog"] == pytest.approx(sync)
+    assert property_rows(result, "total_cost")["prog"] == pytest.approx(comm + sync)
+    assert property_rows(result, "io_cost") == {}
     row = next(r for r in result["results"] if r["property"] == "total_cost" and r["callpath"] == "prog")
     assert row["severity"] == pytest.approx((130 + 150) / 2000)
     # ranked: the aggregates count at their deepest call path; the costs of MPI_Recv are one
@@ -279,7 +259,7 @@ def test_io_cost_counts_file_io_and_the_io_group(tmp_path):
         with b[0].open("write_output", 200, 500):  # the application's own output routine
             b[0].region("fwrite", 300, 400)
     result = report(b, tmp_path)
-    assert rows(result, "io_cost") == {
+    assert property_rows(result, "io_cost") == {
         "prog": pytest.approx(150 * NS),
         "prog/main": pytest.approx(150 * NS),
         "prog/main/fwrite": pytest.approx(50 * NS),
@@ -288,9 +268,9 @@ def test_io_cost_counts_file_io_and_the_io_group(tmp_path):
     }
     # with write_output in the IO group its own 300 - 100 ns count as I/O too
     grouped = run(tmp_path / "run.cosydb", threshold=0, params={"p_io_group": "^write_output$"})
-    assert rows(grouped, "io_cost")["prog/main/write_output"] == pytest.approx(300 * NS)
-    assert rows(grouped, "total_cost")["prog"] == pytest.approx(350 * NS)
-    assert rows(grouped, "comm_cost") == {} and rows(grouped, "sync_cost") == {}
+    assert property_rows(grouped, "io_cost")["prog/main/write_output"] == pytest.approx(300 * NS)
+    assert property_rows(grouped, "total_cost")["prog"] == pytest.approx(350 * NS)
+    assert property_rows(grouped, "comm_cost") == {} and property_rows(grouped, "sync_cost") == {}
 
 
 def test_late_receiver_at_the_wait_completing_an_isend(tmp_path):
@@ -302,8 +282,8 @@ def test_late_receiver_at_the_wait_completing_an_isend(tmp_path):
         b[1].mpi_recv(500, 710, src=0, tag=0, nbytes=1 << 20)
     result = report(b, tmp_path)
     # Scmp = the MPI_Wait (E 120, L 700 > E(Rreq) 500): idle = 500 - 120, at the Wait's call path
-    assert rows(result, "mpi_latereceiver") == {"prog/main/MPI_Wait": pytest.approx(380 * NS)}
-    assert rows(result, "mpi_latesender") == {}
+    assert property_rows(result, "mpi_latereceiver") == {"prog/main/MPI_Wait": pytest.approx(380 * NS)}
+    assert property_rows(result, "mpi_latesender") == {}
 
 
 def test_clock_condition_violation_is_clamped(tmp_path):
@@ -314,8 +294,8 @@ def test_clock_condition_violation_is_clamped(tmp_path):
         b[1].mpi_recv(100, 200, src=0, tag=0, nbytes=8)
     result = report(b, tmp_path)
     # Scalasca: idle = min(E(S) = 300, L(R) = 200) - E(R): never beyond the receive's own Leave
-    assert rows(result, "mpi_latesender") == {"prog/main/MPI_Recv": pytest.approx(100 * NS)}
-    assert rows(result, "mpi_latereceiver") == {}
+    assert property_rows(result, "mpi_latesender") == {"prog/main/MPI_Recv": pytest.approx(100 * NS)}
+    assert property_rows(result, "mpi_latereceiver") == {}
     assert all(r["value"] >= 0 for r in result["results"] if r["status"] == "evaluated")
 
 
@@ -343,4 +323,4 @@ def test_control_trace_has_no_wait_states(tmp_path):
         "overloaded_master",
         "load_imbalance_at_barrier",
     ):
-        assert rows(result, prop) == {} and rows(result, prop, all_processes=False) == {}, prop
+        assert property_rows(result, prop) == {} and property_rows(result, prop, all_processes=False) == {}, prop
