@@ -151,13 +151,13 @@ def schema_markdown() -> str:
     ]
     for name, obj in objects.items():
         kind = "macro" if obj.kind == "macro" else "table" if name in materialized else "view"
-        lines += [f"### {name}", "", f"*{kind}*. {_cell(sqlviews.doc(name))}", ""]
+        lines += [f"### {name}", "", f"*{kind}*. {_cell(obj.doc)}", ""]
         if name in columns:
             lines.append("Columns: " + ", ".join(f"`{c}` {t}" for c, t in columns[name]) + ".")
             lines.append("")
     lines += ["## Load checks (sql/checks)", "", "Run once per load; their rows go to `load_warnings`.", ""]
-    for name in sqlviews.load_objects("cosydb.sql.checks"):
-        lines += [f"- `{name}`: {_cell(sqlviews.doc(name, 'cosydb.sql.checks'))}"]
+    for name, obj in sqlviews.load_objects("cosydb.sql.checks").items():
+        lines += [f"- `{name}`: {_cell(obj.doc)}"]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -179,7 +179,7 @@ def comment_statements() -> list[str]:
         ]
     for name, obj in sqlviews.load_objects().items():
         kind = "VIEW" if obj.kind == "view" else "MACRO TABLE" if sqlviews.is_table_macro(obj) else "MACRO"
-        statements.append(f"COMMENT ON {kind} {name} IS {quoted(sqlviews.doc(name))}")
+        statements.append(f"COMMENT ON {kind} {name} IS {quoted(obj.doc)}")
     return statements
 
 

@@ -300,7 +300,8 @@ class Evaluation:
     def query(self, sql: str, params: dict | None = None) -> duckdb.DuckDBPyConnection:
         """Run ``sql`` with ``{{ ref('x') }}`` reading entry x's rows (it must be evaluated) or
         table or view x of this experiment; ``$p_experiment_id`` is bound."""
-        text = _resolve(self.catalog, self.status, sql, "query")
+        text, refs = _render_query(self.catalog, sql, "query")
+        _require_evaluated(self.status, refs, "query")
         bound = dict(params or {})
         if "$p_experiment_id" in text:
             bound["p_experiment_id"] = self.experiment_id
@@ -325,14 +326,16 @@ class Evaluation:
         )
 
 
-def _resolve(catalog: dict[str, Property], status: dict[str, str], sql: str, where) -> str:
-    """``sql`` with its ``ref()`` calls resolved (entries must be in ``status`` and evaluated)."""
+def _render_query(catalog: dict[str, Property], sql: str, where) -> tuple[str, list[str]]:
+    """``sql`` with its ``ref()`` calls resolved, and the catalog entries it names."""
     ref, refs, _ = _referrer(catalog, database.object_names(), frozenset(), where)
-    text = templating.render(sql, where, _environment(catalog), ref=ref)
+    return templating.render(sql, where, _environment(catalog), ref=ref), list(dict.fromkeys(refs))
+
+
+def _require_evaluated(status: dict[str, str], refs: list[str], where) -> None:
     blocked = [f"{name}: {status.get(name, 'not evaluated')}" for name in refs if status.get(name) != "evaluated"]
     if blocked:
         raise CosyError(where, "; ".join(blocked))
-    return text
 
 
 def resolve_refs(
@@ -341,10 +344,9 @@ def resolve_refs(
     """An ad-hoc query with ``{{ ref('name') }}`` resolved for one experiment as in a property
     file (a pattern or property is evaluated with its default parameters first), and the
     parameters to run it with."""
-    ref, refs, _ = _referrer(catalog, database.object_names(), frozenset(), "query")
-    templating.render(query, "query", _environment(catalog), ref=ref)  # the entries it names
-    status = evaluate(con, catalog, experiment_id, {}, sorted(set(refs))).status if refs else {}
-    sql = _resolve(catalog, status, query, "query")
+    sql, refs = _render_query(catalog, query, "query")
+    if refs:
+        _require_evaluated(evaluate(con, catalog, experiment_id, {}, sorted(refs)).status, refs, "query")
     return sql, ({"p_experiment_id": experiment_id} if "$p_experiment_id" in sql else {})
 
 

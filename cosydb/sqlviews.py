@@ -43,6 +43,16 @@ class SqlObject:
     def is_table(self) -> bool:
         return self.kind == "view" and self.materialized == "table"
 
+    @property
+    def doc(self) -> str:
+        """The file's leading comment: what the object is, its grain and columns."""
+        lines = []
+        for line in self.source.splitlines():
+            if not line.startswith("--"):
+                break
+            lines.append(line[2:].strip())
+        return " ".join(line for line in lines if line).strip().removeprefix("macro:").strip()
+
 
 def _render(obj: SqlObject, known: set[str]) -> None:
     where = f"sql/{obj.name}.sql"
@@ -78,17 +88,6 @@ def load_objects(package: str = "cosydb.sql") -> dict[str, SqlObject]:
 def is_table_macro(obj: SqlObject) -> bool:
     """A macro returning a table (``name(args) AS TABLE select ...``)."""
     return obj.kind == "macro" and re.search(r"\)\s+as\s+table\b", obj.source, re.I) is not None
-
-
-def doc(name: str, package: str = "cosydb.sql") -> str:
-    """The leading comment of ``sql/<name>.sql``: what the object is, its grain and columns."""
-    lines = []
-    for line in resources.files(package).joinpath(f"{name}.sql").read_text().splitlines():
-        if not line.startswith("--"):
-            break
-        lines.append(line[2:].strip())
-    text = " ".join(line for line in lines if line).strip()
-    return text.removeprefix("macro:").strip()
 
 
 def fingerprint(package: str = "cosydb.sql") -> str:

@@ -597,7 +597,10 @@ def derived() -> dict[str, StoredTable]:
     """The materialised objects of ``sql/`` (writer ``derive``), parents first."""
     from . import sqlviews
 
-    return {name: StoredTable(name, "derive", sqlviews.doc(name)) for name in sqlviews.table_names(set(REGISTRY))}
+    objects = sqlviews.load_objects()
+    return {
+        o.name: StoredTable(o.name, "derive", o.doc) for o in sqlviews.ordered(objects, set(REGISTRY)) if o.is_table
+    }
 
 
 def stored() -> dict[str, StoredTable]:
