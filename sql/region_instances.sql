@@ -4,7 +4,9 @@
 -- the instances it called. enter_seq identifies the instance on its location.
 {{ config(materialized='table') }}
 with tree as (
-    select * from {{ ref('instance_paths') }}
+    select i.*, p.path_hash
+    from {{ ref('instance_tree') }} as i
+    join {{ ref('instance_paths') }} as p using (experiment_id, location_id, enter_seq)
 ),
 
 callpaths as (
