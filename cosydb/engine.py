@@ -28,7 +28,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import catalog as catalog_mod
-from . import database, tables, templating
+from . import database, sqlviews, tables, templating
 from .catalog import RESULT_COLUMNS, Property
 from .errors import CosyError
 
@@ -192,6 +192,7 @@ def evaluate(
     status: dict[str, str] = {}
     seconds: dict[str, float] = {}
     computed_views: set[str] = set()
+    objects = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), database.base_tables())}
     for item in plan(catalog, sql_objects, selected, views, set(missing)):
         prop = item.prop
         bound = {
@@ -215,16 +216,10 @@ def evaluate(
         undeclared = used - set(bound)
         if undeclared:
             raise CosyError(prop.path, f"uses undeclared parameter(s) {', '.join(sorted(undeclared))}")
-        started = time.perf_counter()
         try:
-            for view in set(item.views) - computed_views:
-                con.execute(
-                    f"CREATE OR REPLACE TEMP TABLE view_{view} AS SELECT * FROM {view} WHERE experiment_id = ?",
-                    [experiment_id],
-                )
-                seconds[f"view {view}"] = time.perf_counter() - started
-                started = time.perf_counter()
-                computed_views.add(view)
+            for view in item.views:
+                _compute_view(con, view, objects, experiment_id, computed_views, seconds)
+            started = time.perf_counter()
             con.execute(
                 f"CREATE OR REPLACE TEMP TABLE {_rows(prop.name)} AS\n{item.sql}",
                 {k: v for k, v in bound.items() if k in used},
@@ -250,6 +245,41 @@ _INTEGERS = {
     "UBIGINT",
     "UHUGEINT",
 }
+
+
+def _compute_view(
+    con: duckdb.DuckDBPyConnection,
+    view: str,
+    objects: dict[str, sqlviews.SqlObject],
+    experiment_id: int,
+    computed: set[str],
+    seconds: dict[str, float],
+) -> None:
+    """Compute plain view ``view`` of sql/ for one experiment into ``view_<view>``, first the
+    plain views it reads: each is computed once per evaluation and read from its copy (a
+    view read through DuckDB's own definition would recompute the views below it), and
+    every table it reads is restricted to the experiment before it is joined."""
+    if view in computed:
+        return
+    for name in objects[view].refs:
+        if objects.get(name) is not None and objects[name].kind == "view" and not objects[name].is_table:
+            _compute_view(con, name, objects, experiment_id, computed, seconds)
+
+    def ref(name: str) -> str:
+        if name in computed:
+            return f"view_{name}"
+        if name in objects and objects[name].kind == "macro":
+            return name
+        return f"(select * from {name} where experiment_id = $p_experiment_id)"
+
+    started = time.perf_counter()
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE view_{view} AS\n"
+        f"SELECT * FROM ({sqlviews.render_reading(objects[view], ref)}) WHERE experiment_id = $p_experiment_id",
+        {"p_experiment_id": experiment_id},
+    )
+    seconds[f"view {view}"] = time.perf_counter() - started
+    computed.add(view)
 
 
 def _type_family(duckdb_type: str) -> str:

@@ -122,6 +122,12 @@ def ordered(objects: dict[str, SqlObject], base_tables: set[str]) -> list[SqlObj
     return [objects[name] for name in order]
 
 
+def render_reading(obj: SqlObject, ref: Callable[[str], str]) -> str:
+    """The SQL of ``obj`` with its ``ref()`` calls resolved by ``ref`` instead of by name
+    (e.g. to one experiment's rows, or to copies an evaluation has already computed)."""
+    return templating.render(obj.source, f"sql/{obj.name}.sql", ref=ref, config=lambda materialized="view": "")
+
+
 def table_names(base_tables: set[str], package: str = "cosydb.sql") -> list[str]:
     """Names of the objects of ``package`` materialised as tables, parents first."""
     return [o.name for o in ordered(load_objects(package), base_tables) if o.is_table]

@@ -7,12 +7,13 @@
 
 {#- The loss distribution over locations as a JSON aggregate expression, for a
     GROUP BY over per-location rows: min, max, mean, the location with the
-    max, and the value of every location. -#}
+    max (the lowest such location on a tie), and the value of every location,
+    in location order, so that the same rows give the same text. -#}
 {% macro distribution(value='value', location='location_id') -%}
 json_object(
         'min', min({{ value }}), 'max', max({{ value }}), 'mean', avg({{ value }}),
-        'max_location_id', arg_max({{ location }}, {{ value }}),
-        'by_location_id', json_group_object({{ location }}, {{ value }})
+        'max_location_id', arg_max({{ location }}, case when {{ value }} is not null then ({{ value }}, -{{ location }}) end),
+        'by_location_id', to_json(map(list({{ location }} order by {{ location }}), list({{ value }} order by {{ location }})))
     )::varchar
 {%- endmacro %}
 
