@@ -36,9 +36,12 @@ with tree as (
     select * from {{ ref('metric_tree') }}
 ),
 
-instances as (
-    select i.callpath_id, i.location_id, i.region_id, i.excl_s
-    from {{ ref('region_instances') }} as i
+-- every call path's exclusive time and visits per location (callpath_profile sums
+-- the region instances)
+profile as (
+    select callpath_id, location_id, region_id, excl_s, executions
+    from {{ ref('callpath_profile') }}
+    where executions > 0
 ),
 
 {%- if has('openmp') %}
@@ -53,7 +56,7 @@ fork_join as (
 thread_time as (
     select i.callpath_id, i.location_id, c.name, c.role, c.mpi_class, c.omp_class, i.excl_s
     from (
-        select callpath_id, location_id, region_id, excl_s from instances
+        select callpath_id, location_id, region_id, excl_s from profile
         {%- if has('openmp') %}
         union all
         select f.parent_callpath_id, f.location_id, p.region_id, -(f.fork_s + f.join_s)
@@ -160,7 +163,7 @@ leaves as (
     union all
     select metric, callpath_id, location_id, value from counts where value <> 0
     union all
-    select 'visits', callpath_id, location_id, count(*)::double from instances group by all
+    select 'visits', callpath_id, location_id, executions::double from profile
 ),
 
 -- every metric with the metrics above it (itself included): a leaf counts in each
