@@ -78,6 +78,7 @@ def child_load(anchor: str, db: str) -> dict:
         events=meta["number_of_events"],
         seconds=time.perf_counter() - started,
         phase_seconds=meta["phase_seconds"],
+        partitions=meta["partitions"],
         **_peak_rss_mib(),
     )
 
@@ -206,7 +207,11 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool) -> None:
     if not skip_bare:
         print(f"ratio load / bare   : {rate / bare_rate:8.2f} x")
     phases = load["phase_seconds"]
-    print("load phases         : " + ", ".join(f"{k} {v:.2f} s" for k, v in phases.items() if ":" not in k))
+    print(
+        "load phases         : "
+        + ", ".join(f"{k} {v:.2f} s" for k, v in phases.items() if ":" not in k)
+        + f" ({load['partitions']} location partitions)"
+    )
     print(
         "derived tables      : " + ", ".join(f"{k[7:]} {v:.2f} s" for k, v in phases.items() if k.startswith("derive:"))
     )

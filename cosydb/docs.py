@@ -139,18 +139,27 @@ def schema_markdown() -> str:
         lines += [f"| `{f.name}` | {tables.duckdb_type(f)} | {_cell(tables.doc_of(f))} |" for f in table.schema]
         lines.append("")
     objects = sqlviews.load_objects()
-    materialized = set(sqlviews.table_names(set(tables.REGISTRY)))
+    derived = tables.derived()
     columns = _object_columns()
     lines += [
         "## The enhanced model: objects of sql/",
         "",
         "Each object is `sql/<name>.sql`, defined by its header comment (quoted here). A *table* "
         "(`{{ config(materialized='table') }}`) is computed once per experiment by `cosydb load` and "
-        "stored beside the events; a *view* is computed when read; a *macro* takes arguments.",
+        "stored beside the events; a *partitioned table* (`partitioned=true`) is computed one "
+        "location partition at a time (whole processes, at most COSYDB_PARTITION_EVENTS events, "
+        "default 2,000,000) from that partition's events alone and stored as one file per partition; "
+        "a *view* is computed when read; a *macro* takes arguments.",
         "",
     ]
     for name, obj in objects.items():
-        kind = "macro" if obj.kind == "macro" else "table" if name in materialized else "view"
+        kind = (
+            "macro"
+            if obj.kind == "macro"
+            else ("partitioned table" if derived[name].per_reader else "table")
+            if name in derived
+            else "view"
+        )
         lines += [f"### {name}", "", f"*{kind}*. {_cell(obj.doc)}", ""]
         if name in columns:
             lines.append("Columns: " + ", ".join(f"`{c}` {t}" for c, t in columns[name]) + ".")

@@ -28,7 +28,7 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 
-from . import SCHEMA_VERSION, __version__, database, interrupts, resources, sqlviews, tables
+from . import SCHEMA_VERSION, __version__, database, interrupts, partitions, resources, sqlviews, tables
 from .errors import CosyError
 
 
@@ -62,35 +62,59 @@ def _unique_name(wanted: str, taken: set[str]) -> str:
 
 
 def _derive(
-    directory: Path, experiment_id: int, memory_limit: str | None = None, threads: int | None = None
-) -> tuple[list[dict], dict]:
+    directory: Path,
+    experiment_id: int,
+    memory_limit: str | None = None,
+    threads: int | None = None,
+    partition_events: int | None = None,
+) -> tuple[list[dict], dict, int]:
     """Materialise the derived tables of ``sql/`` for one staged experiment, then run ``sql/checks``.
     DuckDB's budget: ``memory_limit`` (default ``resources.LOAD_MEMORY_LIMIT``; it spills to
-    disk beyond it) and ``threads``.
+    disk beyond it) and ``threads``. A partitioned table is computed one location
+    partition (``cosydb.partitions``, at most ``partition_events`` events) at a time.
 
-    Returns the check rows and the seconds of both phases, and of each derived table
-    (``derive:<table>``).
+    Returns the check rows, the seconds of both phases and of each derived table
+    (``derive:<table>``), and the number of partitions.
     """
     con = duckdb.connect(config={"temp_directory": str(directory / ".spill")})
     resources.apply(con, memory_limit, threads, default_memory=resources.LOAD_MEMORY_LIMIT)
     experiments = [(experiment_id, directory)]
     per_table: dict[str, float] = {}
 
+    def copy(sql: str, path: Path) -> None:
+        target = str(path).replace("'", "''")
+        con.execute(
+            f"COPY (SELECT * EXCLUDE (experiment_id) FROM (\n{sql}\n)) TO '{target}' (FORMAT parquet, COMPRESSION zstd)"
+        )
+
     def materialize(obj: sqlviews.SqlObject) -> None:
         started = time.perf_counter()
-        target = str(directory / f"{obj.name}.parquet").replace("'", "''")
-        con.execute(
-            f"COPY (SELECT * EXCLUDE (experiment_id) FROM (\n{obj.sql}\n)) "
-            f"TO '{target}' (FORMAT parquet, COMPRESSION zstd)"
-        )
-        database.create_table_view(con, tables.StoredTable(obj.name, "derive", ""), experiments)
+        table = tables.StoredTable(obj.name, "derive", "", per_reader=obj.partitioned)
+        if obj.partitioned:
+            for k, location_ids in enumerate(parts):
+                copy(derive_partition(obj, k, location_ids), table.path(directory, k))
+        else:
+            copy(obj.sql, table.path(directory))
+        database.create_table_view(con, table, experiments)
         per_table[f"derive:{obj.name}"] = time.perf_counter() - started
+
+    def derive_partition(obj: sqlviews.SqlObject, k: int, location_ids: list[int]) -> str:
+        """The SQL of partitioned table ``obj`` for partition ``k`` (the unit of work)."""
+
+        def partition_table(name: str) -> str:
+            path = str(tables.StoredTable(name, "derive", "", per_reader=True).path(directory, k)).replace("'", "''")
+            return f"(SELECT {experiment_id} AS experiment_id, * FROM read_parquet('{path}'))"
+
+        ref = partitions.partition_ref(objects, location_ids, partition_table)
+        return sqlviews.render_reading(obj, ref)
 
     try:
         started = time.perf_counter()
         written = {name: t for name, t in tables.REGISTRY.items() if t.files(directory)}  # not yet load_warnings
         for table in written.values():
             database.create_table_view(con, table, experiments)
+        objects = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), set(written))}
+        parts = partitions.plan(con, partitions.events_per_partition(partition_events))
         sqlviews.create_all(con, set(written), materialize=materialize)
         seconds = {"derive": time.perf_counter() - started} | per_table
         started = time.perf_counter()
@@ -98,7 +122,7 @@ def _derive(
         for obj in sqlviews.ordered(sqlviews.load_objects("cosydb.sql.checks"), database.object_names()):
             rows += con.execute(obj.sql).to_arrow_table().to_pylist()
         seconds["checks"] = time.perf_counter() - started
-        return rows, seconds
+        return rows, seconds, len(parts)
     finally:
         con.close()
 
@@ -127,8 +151,8 @@ def load(
 ) -> dict:
     """Load the trace or profile at ``source`` into the database ``db``.
 
-    Returns the new experiment's row plus ``db``, ``warnings`` and
-    ``phase_seconds`` (wall-clock seconds per load phase). If another load into ``db``
+    Returns the new experiment's row plus ``db``, ``warnings``, ``phase_seconds``
+    (wall-clock seconds per load phase) and ``partitions`` (location partitions derived). If another load into ``db``
     is under way this waits for it; ``on_wait(pid of the other load)`` is called once
     then (default: a line on stderr). In the main thread, SIGINT, SIGTERM and SIGHUP
     raise ``interrupts.Interrupted`` once the load is undone ("nothing was written").
@@ -201,7 +225,7 @@ def _load_locked(
             **result.experiment_columns(),
         )
         _write_own(staging, "experiments", [meta])
-        checks, seconds = _derive(staging, experiment_id, *duckdb_resources)  # DuckDB stops its query on a signal
+        checks, seconds, n_partitions = _derive(staging, experiment_id, *duckdb_resources)  # stops on a signal
         warnings = result.warnings + checks
         phase_seconds = result.phase_seconds | seconds
         started = time.perf_counter()
@@ -225,4 +249,5 @@ def _load_locked(
     meta["loaded"] = result.loaded
     meta["warnings"] = warnings
     meta["phase_seconds"] = phase_seconds
+    meta["partitions"] = n_partitions
     return meta

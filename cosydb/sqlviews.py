@@ -11,7 +11,11 @@ A SELECT is a view unless it declares ``{{ config(materialized='table') }}``
 (as in dbt): then ``cosydb load`` evaluates it once per experiment and stores
 the result as ``<name>.parquet`` beside the events, and the catalog reads
 that file. Heavy enhancement steps (region stack, call paths, message
-matching) are materialised so that queries over them are fast.
+matching) are materialised so that queries over them are fast. A table that
+also declares ``partitioned=true`` is computed one location partition at a
+time (``cosydb.partitions``) and stored as ``<name>-<k>.parquet``, one file
+per partition: its rows for a location may depend only on the events of that
+location's process.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ class SqlObject:
     refs: list[str] = field(default_factory=list)
     sql: str = ""
     materialized: str = "view"
+    partitioned: bool = False  # a table computed one location partition at a time
 
     @property
     def is_table(self) -> bool:
@@ -64,10 +69,12 @@ def _render(obj: SqlObject, known: set[str]) -> None:
             obj.refs.append(name)
         return name
 
-    def config(materialized: str = "view") -> str:
+    def config(materialized: str = "view", partitioned: bool = False) -> str:
         if materialized not in MATERIALIZATIONS:
             raise CosyError(where, f"materialized must be one of {', '.join(MATERIALIZATIONS)}")
-        obj.materialized = materialized
+        if partitioned and materialized != "table":
+            raise CosyError(where, "only a table (materialized='table') can be partitioned")
+        obj.materialized, obj.partitioned = materialized, bool(partitioned)
         return ""
 
     obj.refs = []
@@ -107,8 +114,9 @@ def ordered(objects: dict[str, SqlObject], base_tables: set[str]) -> list[SqlObj
     key = (tuple((o.name, o.source) for o in objects.values()), frozenset(base_tables))
     if key in _ORDERED:
         rendered, order = _ORDERED[key]
-        for name, (refs, sql, materialized) in rendered.items():
-            objects[name].refs, objects[name].sql, objects[name].materialized = list(refs), sql, materialized
+        for name, (refs, sql, materialized, partitioned) in rendered.items():
+            obj = objects[name]
+            obj.refs, obj.sql, obj.materialized, obj.partitioned = list(refs), sql, materialized, partitioned
         return [objects[name] for name in order]
     known = base_tables | set(objects)
     for obj in objects.values():
@@ -118,19 +126,17 @@ def ordered(objects: dict[str, SqlObject], base_tables: set[str]) -> list[SqlObj
         lambda name: [d for d in objects[name].refs if d in objects and d not in base_tables],
         lambda name: f"sql/{name}.sql",
     )
-    _ORDERED[key] = ({o.name: (tuple(o.refs), o.sql, o.materialized) for o in objects.values()}, order)
+    _ORDERED[key] = (
+        {o.name: (tuple(o.refs), o.sql, o.materialized, o.partitioned) for o in objects.values()},
+        order,
+    )
     return [objects[name] for name in order]
 
 
 def render_reading(obj: SqlObject, ref: Callable[[str], str]) -> str:
     """The SQL of ``obj`` with its ``ref()`` calls resolved by ``ref`` instead of by name
     (e.g. to one experiment's rows, or to copies an evaluation has already computed)."""
-    return templating.render(obj.source, f"sql/{obj.name}.sql", ref=ref, config=lambda materialized="view": "")
-
-
-def table_names(base_tables: set[str], package: str = "cosydb.sql") -> list[str]:
-    """Names of the objects of ``package`` materialised as tables, parents first."""
-    return [o.name for o in ordered(load_objects(package), base_tables) if o.is_table]
+    return templating.render(obj.source, f"sql/{obj.name}.sql", ref=ref, config=lambda **_: "")
 
 
 def create(con: duckdb.DuckDBPyConnection, obj: SqlObject) -> None:

@@ -6,7 +6,7 @@
 -- call_*: Enter (E) / Leave (L) of the collective call holding them.
 -- root_location_id: the root translated from its communicator rank.
 -- *_time raw ticks, *_s seconds since the global offset.
-{{ config(materialized='table') }}
+{{ config(materialized='table', partitioned=true) }}
 with ends as (
     select
         experiment_id, location_id, seq, time, comm_id, coll_op, root,

@@ -4,7 +4,7 @@
 -- Enter/Leave times. The enclosing instance follows from the last region
 -- event before the event: that Enter's instance, or, after a Leave, the
 -- caller of the instance the Leave closed. NULL outside every region.
-{{ config(materialized='table') }}
+{{ config(materialized='table', partitioned=true) }}
 with others as (
     select experiment_id, location_id, seq
     from {{ ref('events') }}

@@ -7,6 +7,7 @@
 -- (parallel_instances), so the team's threads share the master's call paths.
 -- Columns: experiment_id, location_id, enter_seq (the instance), region_id,
 -- path_hash, parent_hash.
+{{ config(materialized='table', partitioned=true) }}
 with recursive team_roots as (
     select i.experiment_id, i.location_id, i.enter_seq, i.region_id, p.fork_location_id, p.parent_seq
     from {{ ref('instance_tree') }} as i

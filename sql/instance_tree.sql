@@ -10,7 +10,7 @@
 -- prev_enter_seq); each later callee follows a Leave at its own level and
 -- shares the caller of the callee before it at that level. So one window pass
 -- per (location, level) finds both, without a join.
-{{ config(materialized='table') }}
+{{ config(materialized='table', partitioned=true) }}
 with at_level as (
     select
         *,

@@ -15,7 +15,7 @@
 -- thread that encloses the fork, the call-tree parent of every team thread's
 -- parallel region (as in Scalasca, where a worker's parallel region hangs under
 -- the master's call path).
-{{ config(materialized='table') }}
+{{ config(materialized='table', partitioned=true) }}
 with threads as (
     select
         experiment_id, location_id, location_group_id, rank, thread,

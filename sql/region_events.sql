@@ -11,7 +11,7 @@
 -- prev_enter_seq: the seq of the region event just before this one on its
 -- location when that is an Enter, else NULL (for an Enter: its caller, the
 -- instance it is the first callee of).
-{{ config(materialized='table') }}
+{{ config(materialized='table', partitioned=true) }}
 with program_regions as (
     select b.experiment_id, min(r.region_id) as region_id
     from {{ ref('events') }} as b

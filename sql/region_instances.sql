@@ -2,7 +2,7 @@
 -- times. *_time are raw ticks; *_s are seconds (enter_s/leave_s since the
 -- experiment's global offset). excl_s = incl_s minus the inclusive time of
 -- the instances it called. enter_seq identifies the instance on its location.
-{{ config(materialized='table') }}
+{{ config(materialized='table', partitioned=true) }}
 with tree as (
     select i.*, p.path_hash
     from {{ ref('instance_tree') }} as i

@@ -167,7 +167,7 @@ def test_sigint_while_deriving(tmp_path, big):
     before = snapshot(db)
     process = start_load(big, db)
     # experiment.parquet is written when the events are read; region_events is the first derived table
-    wait_for(staging_with(db, "experiment.parquet", "region_events.parquet"), process, what="the derive")
+    wait_for(staging_with(db, "experiment.parquet", "region_events-0.parquet"), process, what="the derive")
     assert children(process.pid) == []  # the readers are done
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)

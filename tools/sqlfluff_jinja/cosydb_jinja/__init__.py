@@ -14,7 +14,7 @@ def baseline_ref(name):
     return f"baseline_{name}"
 
 
-def config(materialized="view"):
+def config(materialized="view", partitioned=False):
     return ""
 
 

@@ -1,0 +1,91 @@
+"""Location partitions: the per-location models derived one partition at a time."""
+
+from __future__ import annotations
+
+import duckdb
+import pyarrow.parquet as pq
+import pytest
+from conftest import real_trace
+
+from cosydb import partitions, tables
+from cosydb.load import load
+
+HYBRID = "lulesh_hyb-8x2-small"
+
+
+def _plan(events: dict[int, int], groups: dict[int, int | None], limit: int) -> list[list[int]]:
+    con = duckdb.connect()
+    con.execute("CREATE TABLE events AS SELECT * FROM (VALUES (0, 0)) AS t(location_id, seq) LIMIT 0")
+    for location_id, n in events.items():
+        con.execute("INSERT INTO events SELECT ?, range FROM range(?)", [location_id, n])
+    con.execute("CREATE TABLE locations (location_id BIGINT, location_group_id BIGINT)")
+    for location_id, group in groups.items():
+        con.execute("INSERT INTO locations VALUES (?, ?)", [location_id, group])
+    return partitions.plan(con, limit)
+
+
+def test_plan_packs_whole_processes_up_to_the_limit():
+    # process 10: locations 1 and 4 (3 + 1 events), process 11: location 2 (5), process 12: location 3 (2)
+    events = {1: 3, 2: 5, 3: 2, 4: 1}
+    groups = {1: 10, 2: 11, 3: 12, 4: 10}
+    assert _plan(events, groups, 6) == [[1, 4], [2], [3]]
+    assert _plan(events, groups, 9) == [[1, 4, 2], [3]]
+    assert _plan(events, groups, 100) == [[1, 4, 2, 3]]
+    assert _plan(events, groups, 1) == [[1, 4], [2], [3]]  # a process larger than the limit stays whole
+    assert _plan({}, {}, 5) == [[]]  # no events: one empty partition
+
+
+def test_events_per_partition_is_checked(monkeypatch):
+    monkeypatch.setenv("COSYDB_PARTITION_EVENTS", "0")
+    with pytest.raises(Exception, match="COSYDB_PARTITION_EVENTS: '0' is not a positive number of events"):
+        partitions.events_per_partition()
+    monkeypatch.setenv("COSYDB_PARTITION_EVENTS", "1000")
+    assert partitions.events_per_partition() == 1000
+
+
+@pytest.fixture(scope="module")
+def one_process_per_partition(real_db, tmp_path_factory):
+    """The hybrid trace (8 MPI processes of 2 OpenMP threads) loaded with one partition
+    per process, and the same trace loaded whole (one partition)."""
+    whole = real_db(HYBRID)
+    db = tmp_path_factory.mktemp("partitioned") / "run.cosydb"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("COSYDB_PARTITION_EVENTS", "1")
+        meta = load(real_trace(HYBRID) / "traces.otf2", db)
+    return meta, db / "experiments" / "1", whole / "experiments" / "1"
+
+
+def test_each_partition_holds_whole_processes(one_process_per_partition):
+    meta, directory, _ = one_process_per_partition
+    assert meta["partitions"] == 8
+    groups = dict(duckdb.sql(f"SELECT location_id, location_group_id FROM '{directory}/locations.parquet'").fetchall())
+    files = tables.StoredTable("region_events", "derive", "", per_reader=True).files(directory)
+    assert len(files) == 8
+    per_file = [{groups[x] for x in pq.read_table(f, columns=["location_id"]).column(0).to_pylist()} for f in files]
+    assert all(len(g) == 1 for g in per_file)  # one process per partition, with both of its threads
+    assert len(set().union(*per_file)) == 8
+    for f in files:
+        threads = set(pq.read_table(f, columns=["location_id"]).column(0).to_pylist())
+        assert len(threads) == 2
+
+
+@pytest.mark.parametrize("table", sorted(tables.derived()))
+def test_partitioned_derive_equals_the_whole_derive(one_process_per_partition, table):
+    _, directory, whole = one_process_per_partition
+    assert len(list(whole.glob("region_events-*.parquet"))) == 1  # the whole trace was one partition
+
+    def relation(root):
+        stored = tables.stored()[table]
+        files = ", ".join(f"'{p}'" for p in stored.files(root))
+        return f"read_parquet([{files}])"
+
+    con = duckdb.connect()
+    columns = con.sql(f"SELECT * FROM {relation(whole)} LIMIT 0")
+    # sums of seconds may differ in the last bit with the order of summation
+    shown = ", ".join(f"round({c}, 12)" if str(t) == "DOUBLE" else c for c, t in zip(columns.columns, columns.dtypes))
+    for a, b in [(whole, directory), (directory, whole)]:
+        extra = con.sql(
+            f"SELECT count(*) FROM (SELECT {shown} FROM {relation(a)} EXCEPT ALL SELECT {shown} FROM {relation(b)})"
+        ).fetchone()[0]
+        assert extra == 0, f"{table}: {extra} rows of {a} not in {b}"
+    assert con.sql(f"SELECT count(*) FROM {relation(whole)}").fetchone()[0] > 0 or table == "counter_summary"
