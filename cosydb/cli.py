@@ -85,7 +85,7 @@ def load(
     memory_limit: str | None = typer.Option(
         None,
         "--memory-limit",
-        help="DuckDB's memory budget while deriving, e.g. 2GB (env COSYDB_MEMORY_LIMIT; default 640MB).",
+        help="DuckDB's memory budget while deriving, e.g. 2GB (env COSYDB_MEMORY_LIMIT; default 480MB).",
     ),
     threads: int | None = typer.Option(
         None, "--threads", help="DuckDB threads while deriving (env COSYDB_THREADS; default: the cores available)."

@@ -15,9 +15,10 @@ import duckdb
 
 from .errors import CosyError
 
-#: The default budget of DuckDB while a load derives its tables (its peak stays near 1 GiB);
+#: The default budget of DuckDB while a load derives its tables, one location partition at a
+#: time for the per-location models (the whole load stays well below 1 GiB);
 #: reports use DuckDB's own default (80 % of the memory) unless a limit is given.
-LOAD_MEMORY_LIMIT = "640MB"
+LOAD_MEMORY_LIMIT = "480MB"
 _SIZE = re.compile(r"^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KIB|MIB|GIB|TIB)\s*$", re.I)
 
 

@@ -475,7 +475,7 @@ def _writing(path: str):
 
 
 def read_locations(
-    anchor: str, location_ids: list[int], events_path: str, metrics_path: str, chunk_events: int = 1 << 20
+    anchor: str, location_ids: list[int], events_path: str, metrics_path: str, chunk_events: int = 1 << 18
 ) -> dict:
     """Read the events of ``location_ids`` into ``events_path`` (and metric values into ``metrics_path``).
 
