@@ -210,7 +210,7 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool) -> None:
     print(
         "load phases         : "
         + ", ".join(f"{k} {v:.2f} s" for k, v in phases.items() if ":" not in k)
-        + f" ({load['partitions']} location partitions)"
+        + f" ({load['partitions']} location partition{'s' if load['partitions'] != 1 else ''})"
     )
     print(
         "derived tables      : " + ", ".join(f"{k[7:]} {v:.2f} s" for k, v in phases.items() if k.startswith("derive:"))

@@ -11,7 +11,8 @@ Layout::
             <definition table>.parquet, record_counts.parquet, load_warnings.parquet
             cnodes.parquet, profile_metrics.parquet, profile_values.parquet   (profiles; empty for traces)
             summary_regions.parquet, sm_sums.parquet, ... (ASL summary input; empty otherwise)
-            <derived table>.parquet   sql/ objects materialised at load (region_instances, ...)
+            <derived table>.parquet   sql/ objects materialised at load (messages, callpaths, ...)
+            <derived table>-<k>.parquet   partitioned ones, one file per location partition (region_instances, ...)
 
         .load.lock                    held (flock) by the one load at work (empty file)
         .catalog.lock                 held while an experiment is committed or the catalog rewritten

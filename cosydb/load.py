@@ -66,12 +66,11 @@ def _derive(
     experiment_id: int,
     memory_limit: str | None = None,
     threads: int | None = None,
-    partition_events: int | None = None,
 ) -> tuple[list[dict], dict, int]:
     """Materialise the derived tables of ``sql/`` for one staged experiment, then run ``sql/checks``.
     DuckDB's budget: ``memory_limit`` (default ``resources.LOAD_MEMORY_LIMIT``; it spills to
     disk beyond it) and ``threads``. A partitioned table is computed one location
-    partition (``cosydb.partitions``, at most ``partition_events`` events) at a time.
+    partition (``cosydb.partitions``) at a time.
 
     Returns the check rows, the seconds of both phases and of each derived table
     (``derive:<table>``), and the number of partitions.
@@ -114,7 +113,7 @@ def _derive(
         for table in written.values():
             database.create_table_view(con, table, experiments)
         objects = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), set(written))}
-        parts = partitions.plan(con, partitions.events_per_partition(partition_events))
+        parts = partitions.plan(con, partitions.events_per_partition())
         sqlviews.create_all(con, set(written), materialize=materialize)
         seconds = {"derive": time.perf_counter() - started} | per_table
         started = time.perf_counter()
@@ -152,9 +151,9 @@ def load(
     """Load the trace or profile at ``source`` into the database ``db``.
 
     Returns the new experiment's row plus ``db``, ``warnings``, ``phase_seconds``
-    (wall-clock seconds per load phase) and ``partitions`` (location partitions derived). If another load into ``db``
-    is under way this waits for it; ``on_wait(pid of the other load)`` is called once
-    then (default: a line on stderr). In the main thread, SIGINT, SIGTERM and SIGHUP
+    (wall-clock seconds per load phase) and ``partitions`` (location partitions derived).
+    If another load into ``db`` is under way this waits for it; ``on_wait(pid of the
+    other load)`` is called once then (default: a line on stderr). In the main thread, SIGINT, SIGTERM and SIGHUP
     raise ``interrupts.Interrupted`` once the load is undone ("nothing was written").
     ``memory_limit`` and ``threads``: DuckDB's resources while deriving (see ``resources``).
     """
