@@ -20,8 +20,10 @@ from . import sqlviews, tables
 from .errors import CosyError
 
 #: Events per partition unless COSYDB_PARTITION_EVENTS says otherwise: small enough that
-#: the windows of one partition sort in DuckDB's memory budget of a load.
-DEFAULT_EVENTS = 2_000_000
+#: the windows of one partition sort in DuckDB's memory budget of a load, large enough to
+#: hold several processes of a typical run (DuckDB sorts a window's partitions - here
+#: locations - in parallel: a partition of one location keeps one core busy).
+DEFAULT_EVENTS = 4_000_000
 
 
 def events_per_partition(given: int | None = None) -> int:

@@ -19,7 +19,16 @@
 -- The point-to-point and request events, each with the call holding it.
 with mpi_events as (
     select
-        e.*,
+        e.experiment_id,
+        e.location_id,
+        e.seq,
+        e.type,
+        e.time,
+        e.comm_id,
+        e.partner,
+        e.tag,
+        e.msg_bytes,
+        e.request_id,
         {%- for col in call_columns %}
         calls.call_{{ col }}{{ ',' if not loop.last }}
         {%- endfor %}
