@@ -8,7 +8,9 @@ are given (``ref``, ``config``, ``has``, ...) and the macros of the template dir
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -25,19 +27,39 @@ def environment(search_paths: Iterable[str | Path] = ()) -> jinja2.Environment:
     return _environment(tuple(str(p) for p in search_paths))
 
 
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Jinja's cache of compiled templates in a private directory of the system's temporary
+    directory (as Python's ``__pycache__``, keyed by the source): a process then compiles
+    only templates no earlier process compiled. None where no such directory can be made."""
+    try:
+        return jinja2.FileSystemBytecodeCache()
+    except (OSError, RuntimeError):
+        return None
+
+
 @functools.cache
 def _environment(paths: tuple[str, ...]) -> jinja2.Environment:
     return SandboxedEnvironment(
         loader=jinja2.FileSystemLoader(list(paths)) if paths else None,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
+        bytecode_cache=_bytecode_cache(),
     )
 
 
 @functools.lru_cache(maxsize=4096)
 def _compiled(env: jinja2.Environment, source: str) -> jinja2.Template:
-    """Compiling is most of a render's cost: each source once per environment."""
-    return env.from_string(source)
+    """Compiling is most of a render's cost: each source once per environment, and once
+    across processes through the bytecode cache (imported templates use it through the loader)."""
+    cache = env.bytecode_cache
+    if cache is None:
+        return env.from_string(source)
+    bucket = cache.get_bucket(env, hashlib.sha256(source.encode()).hexdigest(), None, source)
+    if bucket.code is None:
+        bucket.code = env.compile(source)
+        with contextlib.suppress(OSError):  # a full or read-only disk: compiled again next time
+            cache.set_bucket(bucket)
+    return env.template_class.from_code(env, bucket.code, env.make_globals(None))
 
 
 _PLAIN = environment()
