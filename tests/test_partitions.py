@@ -7,7 +7,7 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import real_trace
 
-from cosydb import partitions, tables
+from cosydb import partitions, sqlviews, tables
 from cosydb.load import load
 
 HYBRID = "lulesh_hyb-8x2-small"
@@ -89,3 +89,16 @@ def test_partitioned_derive_equals_the_whole_derive(one_process_per_partition, t
         ).fetchone()[0]
         assert extra == 0, f"{table}: {extra} rows of {a} not in {b}"
     assert con.sql(f"SELECT count(*) FROM {relation(whole)}").fetchone()[0] > 0 or table == "counter_summary"
+
+
+def test_a_partition_reads_its_own_rows():
+    objects = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), set(tables.REGISTRY))}
+    ref = partitions.partition_ref(objects, [3, 5], lambda name: f"part_{name}")
+    assert ref("events") == "(select * from events where location_id in (3, 5))"  # written per reader
+    assert ref("metric_values") == "(select * from metric_values where location_id in (3, 5))"
+    assert ref("instance_tree") == "part_instance_tree"  # a partitioned table: its rows of the partition
+    assert ref("regions") == "regions"  # definitions, and tables across locations, whole
+    assert ref("messages") == "messages"
+    view = ref("enterptr")  # a plain view is rendered with the same ref
+    assert "part_instance_tree" in view and "part_event_calls" in view and "part_region_events" in view
+    assert partitions.partition_ref(objects, [], lambda name: name)("events").endswith("where false)")
