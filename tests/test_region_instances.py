@@ -113,3 +113,56 @@ def test_enterptr_has_one_row_per_event_and_derived_tables_are_stored(tmp_path):
     definition = con.execute("SELECT sql FROM duckdb_views() WHERE view_name = 'region_instances'").fetchone()[0]
     assert "region_instances-0.parquet" in definition  # one file per location partition
     assert (tmp_path / "run.cosydb" / "experiments" / "1" / "messages.parquet").is_file()
+
+
+def test_unbalanced_regions_pair_by_level_and_keep_their_callers(tmp_path):
+    """Enter/Leave records as a broken trace may hold them, with the pairing and callers
+    worked out by hand (ProgramBegin/End enter and leave the root 'prog')."""
+    b = TraceBuilder(2)
+    b[0].events += [(t, "enter" if kind == "E" else "leave", name) for t, kind, name in [
+        (10, "E", "main"), (20, "E", "A"), (30, "E", "B"), (40, "L", "B"), (50, "E", "C"),
+        (60, "L", "D"),  # leaves C under another name
+        (70, "L", "A"), (80, "E", "E"), (90, "L", "E"), (100, "L", "main"),
+        (110, "L", "main"),  # closes prog (level 1); ProgramEnd then closes nothing
+    ]]  # fmt: skip
+    b[1].events += [(10, "enter", "main"), (20, "enter", "F"), (30, "leave", "F"), (40, "enter", "G")]
+    con = load_built(b, tmp_path)
+    got = {
+        (r["rank"], r["region"]): (r["depth"], r["caller"], r["leave_time"], r["leave_region"])
+        for r in rows(
+            con,
+            """
+            SELECT l.rank, r.name AS region, i.depth, cr.name AS caller, i.leave_time,
+                   lr.name AS leave_region
+            FROM instance_tree i
+            JOIN locations l USING (experiment_id, location_id)
+            JOIN regions r ON r.region_id = i.region_id
+            LEFT JOIN instance_tree c
+                ON c.location_id = i.location_id AND c.enter_seq = i.caller_seq
+            LEFT JOIN regions cr ON cr.region_id = c.region_id
+            LEFT JOIN regions lr ON lr.region_id = i.leave_region_id""",
+        )
+    }
+    assert got == {
+        (0, "prog"): (1, None, 110, "main"),
+        (0, "main"): (2, "prog", 100, "main"),
+        (0, "A"): (3, "main", 70, "A"),
+        (0, "B"): (4, "A", 40, "B"),
+        (0, "C"): (4, "A", 60, "D"),  # a later callee of A: its caller follows from B's
+        (0, "E"): (3, "main", 90, "E"),
+        (1, "prog"): (1, None, None, None),  # never left
+        (1, "main"): (2, "prog", None, None),
+        (1, "F"): (3, "main", 30, "F"),
+        (1, "G"): (3, "main", 40, "prog"),  # closed by ProgramEnd
+    }
+    checks = {
+        (r["location_id"], r["detail"]): r["count"]
+        for r in rows(con, "SELECT * FROM load_warnings WHERE \"check\" = 'unbalanced_regions'")
+    }
+    ranks = {r["rank"]: r["location_id"] for r in rows(con, "SELECT rank, location_id FROM locations")}
+    assert checks == {
+        (ranks[0], "Leave of a region other than the innermost open one"): 2,  # C, prog
+        (ranks[0], "Leave without a matching Enter"): 1,  # ProgramEnd
+        (ranks[1], "region entered but never left"): 2,  # prog, main
+        (ranks[1], "Leave of a region other than the innermost open one"): 1,  # G
+    }
