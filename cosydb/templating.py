@@ -54,7 +54,9 @@ def _compiled(env: jinja2.Environment, source: str) -> jinja2.Template:
     cache = env.bytecode_cache
     if cache is None:
         return env.from_string(source)
-    bucket = cache.get_bucket(env, hashlib.sha256(source.encode()).hexdigest(), None, source)
+    # named by the source's digest, in cosydb's sandboxed environment's own namespace
+    name = f"cosydb-sandbox/{hashlib.sha256(source.encode()).hexdigest()}"
+    bucket = cache.get_bucket(env, name, None, source)
     if bucket.code is None:
         bucket.code = env.compile(source)
         with contextlib.suppress(OSError):  # a full or read-only disk: compiled again next time
