@@ -68,9 +68,9 @@ def _referrer(catalog: dict[str, Property], sql_objects: set[str], views: set[st
             return (entry_rows or _rows)(name)
         if name in views:
             used_views.append(name)
-            return f"view_{name}"
+            return _view_copy(name)
         if name in sql_objects:
-            return f"(select * from {name} where experiment_id = $p_experiment_id)"
+            return _of_experiment(name)
         raise CosyError(where, f"ref('{name}') names no property, pattern, table or view")
 
     return ref, refs, used_views
@@ -97,7 +97,7 @@ def render(
     def baseline_ref(name: str) -> str:
         if name not in sql_objects:
             raise CosyError(prop.path, f"baseline_ref('{name}') names no table or view of sql/")
-        return f"(select * from {name} where experiment_id = $p_baseline_id)"
+        return _of_experiment(name, "p_baseline_id")
 
     sql = templating.render(
         prop.body,
@@ -218,7 +218,7 @@ def evaluate(
             raise CosyError(prop.path, f"uses undeclared parameter(s) {', '.join(sorted(undeclared))}")
         try:
             for view in item.views:
-                _compute_view(con, view, objects, experiment_id, computed_views, seconds)
+                _compute_view(con, view, objects, views, experiment_id, computed_views, seconds)
             started = time.perf_counter()
             con.execute(
                 f"CREATE OR REPLACE TEMP TABLE {_rows(prop.name)} AS\n{item.sql}",
@@ -251,30 +251,32 @@ def _compute_view(
     con: duckdb.DuckDBPyConnection,
     view: str,
     objects: dict[str, sqlviews.SqlObject],
+    views: set[str],
     experiment_id: int,
     computed: set[str],
     seconds: dict[str, float],
 ) -> None:
-    """Compute plain view ``view`` of sql/ for one experiment into ``view_<view>``, first the
-    plain views it reads: each is computed once per evaluation and read from its copy (a
-    view read through DuckDB's own definition would recompute the views below it), and
-    every table it reads is restricted to the experiment before it is joined."""
+    """Compute plain view ``view`` of sql/ (one of ``views``) for one experiment into its
+    copy (``_view_copy``), first the plain views it reads: each is computed once per
+    evaluation and read from its copy (a view read through DuckDB's own definition would
+    recompute the views below it), and every table it reads is restricted to the experiment
+    before it is joined."""
     if view in computed:
         return
     for name in objects[view].refs:
-        if objects.get(name) is not None and objects[name].kind == "view" and not objects[name].is_table:
-            _compute_view(con, name, objects, experiment_id, computed, seconds)
+        if name in views:
+            _compute_view(con, name, objects, views, experiment_id, computed, seconds)
 
     def ref(name: str) -> str:
         if name in computed:
-            return f"view_{name}"
+            return _view_copy(name)
         if name in objects and objects[name].kind == "macro":
             return name
-        return f"(select * from {name} where experiment_id = $p_experiment_id)"
+        return _of_experiment(name)
 
     started = time.perf_counter()
     con.execute(
-        f"CREATE OR REPLACE TEMP TABLE view_{view} AS\n"
+        f"CREATE OR REPLACE TEMP TABLE {_view_copy(view)} AS\n"
         f"SELECT * FROM ({sqlviews.render_reading(objects[view], ref)}) WHERE experiment_id = $p_experiment_id",
         {"p_experiment_id": experiment_id},
     )
@@ -310,6 +312,16 @@ def _check_columns(prop: Property, actual: dict[str, str], declared: dict[str, s
 def _rows(name: str) -> str:
     """The temporary table holding an evaluated entry's rows (known to this module only)."""
     return f"prop_{name}"
+
+
+def _view_copy(name: str) -> str:
+    """The temporary table holding a plain view's rows of the evaluated experiment."""
+    return f"view_{name}"
+
+
+def _of_experiment(name: str, parameter: str = "p_experiment_id") -> str:
+    """Table or view ``name`` of sql/ restricted to the experiment bound as ``$parameter``."""
+    return f"(select * from {name} where experiment_id = ${parameter})"
 
 
 @dataclass
