@@ -88,7 +88,7 @@ def _derive(
 
     def materialize(obj: sqlviews.SqlObject) -> None:
         started = time.perf_counter()
-        table = tables.StoredTable(obj.name, "derive", "", per_reader=obj.partitioned)
+        table = derived[obj.name]
         if obj.partitioned:
             for k, location_ids in enumerate(parts):
                 copy(derive_partition(obj, k, location_ids), table.path(directory, k))
@@ -101,7 +101,7 @@ def _derive(
         """The SQL of partitioned table ``obj`` for partition ``k`` (the unit of work)."""
 
         def partition_table(name: str) -> str:
-            path = str(tables.StoredTable(name, "derive", "", per_reader=True).path(directory, k)).replace("'", "''")
+            path = str(derived[name].path(directory, k)).replace("'", "''")
             return f"(SELECT {experiment_id} AS experiment_id, * FROM read_parquet('{path}'))"
 
         ref = partitions.partition_ref(objects, location_ids, partition_table)
@@ -113,6 +113,7 @@ def _derive(
         for table in written.values():
             database.create_table_view(con, table, experiments)
         objects = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), set(written))}
+        derived = tables.derived()
         parts = partitions.plan(con, partitions.events_per_partition())
         sqlviews.create_all(con, set(written), materialize=materialize)
         seconds = {"derive": time.perf_counter() - started} | per_table
@@ -158,6 +159,7 @@ def load(
     ``memory_limit`` and ``threads``: DuckDB's resources while deriving (see ``resources``).
     """
     resources.memory_limit(memory_limit), resources.threads(threads)  # bad values fail before any work
+    partitions.events_per_partition()
     loader, anchor = resolve_source(source)
     root = Path(db) if db is not None else default_db_path(anchor)
     if root.exists() and not (database.is_database(root) or database.is_leftover(root)):

@@ -13,6 +13,7 @@ import re
 
 import duckdb
 
+from . import partitions
 from .errors import CosyError
 
 #: The default budget of DuckDB while a load derives its tables, one location partition at a
@@ -68,6 +69,8 @@ def describe() -> dict:
         memory_limit_from="COSYDB_MEMORY_LIMIT" if from_env else "default",
         threads=threads(),
         threads_from="COSYDB_THREADS" if os.environ.get("COSYDB_THREADS") else "cores available",
+        partition_events=partitions.events_per_partition(),
+        partition_events_from="COSYDB_PARTITION_EVENTS" if os.environ.get("COSYDB_PARTITION_EVENTS") else "default",
         duckdb=duckdb.__version__,
         cores=os.cpu_count(),
     )

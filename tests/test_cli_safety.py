@@ -148,6 +148,11 @@ def test_resources_come_from_options_environment_or_defaults(tmp_path, monkeypat
     trace = b.write(tmp_path / "small")
     assert one_error_line(cosydb("load", trace, "--db", tmp_path / "small.cosydb", "--threads", "0"))
     assert not (tmp_path / "small.cosydb").exists()
+    monkeypatch.setenv("COSYDB_PARTITION_EVENTS", "many")
+    refused = cosydb("load", trace, "--db", tmp_path / "small.cosydb")
+    assert one_error_line(refused) and "COSYDB_PARTITION_EVENTS: 'many' is not a positive number" in refused.stderr
+    assert not (tmp_path / "small.cosydb").exists()
+    monkeypatch.delenv("COSYDB_PARTITION_EVENTS")
     loaded = cosydb("load", trace, "--db", tmp_path / "small.cosydb", "--memory-limit", "300MB", "--threads", "1")
     assert loaded.returncode == 0, loaded.stderr
     shown = cosydb("info", "--system")
