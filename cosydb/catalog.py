@@ -9,6 +9,7 @@ YAML, which never reaches DuckDB::
     parent: comm_cost         # the property this one specialises (or null)
     unit: s                   # s | count | bytes | ratio
     wait_state: true          # optional: time lost waiting for a named cause (a "why")
+    sums: children            # optional, a category: the sum of its sub-metrics' values
     columns: {callpath_id: BIGINT, idle_s: DOUBLE}   # a pattern's output columns (checked)
     info: One line.
     description: What is measured, with its source.
@@ -51,7 +52,7 @@ from .errors import CosyError
 KINDS = ("property", "pattern", "category")
 UNITS = ("s", "count", "bytes", "ratio")
 REQUIRED = {"kind", "parent", "unit", "info", "description", "diagnosis"}
-OPTIONAL = {"confidence", "params", "requires", "wait_state", "columns"}
+OPTIONAL = {"confidence", "params", "requires", "wait_state", "columns", "sums"}
 PARAM_KEYS = {"default", "type", "doc", "counter"}
 PARAM_TYPES = ("VARCHAR", "DOUBLE", "BIGINT", "BOOLEAN")
 #: What ``requires`` may name: the data an entry needs, the query (over the catalog's views;
@@ -108,6 +109,7 @@ class Property:
     requires: list = field(default_factory=list)
     wait_state: bool = False
     columns: dict = field(default_factory=dict)
+    sums_children: bool = False  # a category whose value is the sum of its sub-metrics'
 
 
 def builtin_dir() -> Path:
@@ -163,6 +165,8 @@ def _build(path: Path, root: Path, header: dict, body: str) -> Property:
         raise CosyError(path, "only a pattern declares columns (a property returns the fixed result row)")
     if not isinstance(columns, dict) or not all(isinstance(t, str) for t in columns.values()):
         raise CosyError(path, "columns must map each column name to a DuckDB type")
+    if "sums" in header and (header["kind"] != "category" or header["sums"] != "children"):
+        raise CosyError(path, "sums: children is for a category that sums its sub-metrics")
     if header["kind"] == "category" and body.strip():
         raise CosyError(path, "a category has no SQL body")
     if header["kind"] != "category" and not body.strip():
@@ -183,6 +187,7 @@ def _build(path: Path, root: Path, header: dict, body: str) -> Property:
         requires=list(requires),
         wait_state=bool(header.get("wait_state", False)),
         columns={str(k): v.upper() for k, v in columns.items()},
+        sums_children="sums" in header,
     )
 
 

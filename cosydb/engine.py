@@ -91,7 +91,8 @@ def render(
     in a template is false when the requirement is in ``unmet`` (e.g. on a profile);
     ``baseline_ref('x')`` reads table or view x of the baseline experiment;
     ``catalog_tree(roots)`` lists the catalog entries under ``roots`` in tree order (name,
-    parent, unit, kind, evaluable: its requirements are met)."""
+    parent, unit, kind, evaluable: its requirements are met, sums_children: a category
+    that sums its sub-metrics)."""
     ref, refs, used_views = _referrer(catalog, sql_objects, views, prop.path, entry_rows)
 
     def baseline_ref(name: str) -> str:
@@ -123,6 +124,7 @@ def _catalog_tree(catalog: dict[str, Property], roots: list[str], unmet: set[str
             kind=p.kind,
             depth=depth,
             evaluable=not set(p.requires) & set(unmet),
+            sums_children=p.sums_children,
         )
         for p, depth in catalog_mod.tree_order(catalog, roots)
     ]

@@ -83,3 +83,51 @@ def disagreements(ours: dict, theirs: dict, rel: float = 1e-3, abs_: float = 1e-
         for key in sorted(set(ours) | set(theirs))
         if abs(ours.get(key, 0.0) - theirs.get(key, 0.0)) > abs_ + rel * abs(theirs.get(key, 0.0))
     ]
+
+
+#: Metrics built on each location's own time profile (critical_path_profile.local_s). Scout
+#: keeps a location's time map in a fixed_priority_map of 128 entries (src/scout/scout_types.h,
+#: timemap_t; fixed_map.hh): on a location with more time-carrying call paths it evicts the
+#: smallest entries, so these metrics lose small cells there. cosydb computes them exactly.
+TIME_MAP_METRICS = frozenset(
+    {
+        "critical_path_activities",
+        "non_critical_path_activities",
+        "critical_imbalance_impact",
+        "inter_partition_imbalance",
+        "intra_partition_imbalance",
+        "performance_impact_criticalpath",
+        "performance_impact",
+    }
+)
+TIME_MAP_CAPACITY = 128
+#: A difference of two of them is compared on the scale of its operands.
+DIFFERENCES = {"intra_partition_imbalance": ("critical_imbalance_impact", "inter_partition_imbalance")}
+
+
+def time_map_overflows(db: Path) -> bool:
+    """Whether some location of experiment 1 spent time in more call paths than scout's time map holds."""
+    con = database.connect(db)
+    try:
+        (most,) = con.execute(
+            "SELECT max(n) FROM (SELECT count(DISTINCT callpath_id) AS n FROM region_instances"
+            " WHERE experiment_id = 1 GROUP BY location_id)"
+        ).fetchone()
+    finally:
+        con.close()
+    return most > TIME_MAP_CAPACITY
+
+
+def split_by_time_map(ours: dict, theirs: dict) -> tuple[list, list]:
+    """(cells of the other metrics that disagree, metrics of TIME_MAP_METRICS whose totals
+    differ by more than 0.5 % of the reference's absolute cell sum, or its operands' for a
+    difference): the comparison where scout's time map overflowed."""
+    exact = [d for d in disagreements(ours, theirs) if d[0][0] not in TIME_MAP_METRICS]
+    totals = []
+    for metric in sorted(TIME_MAP_METRICS):
+        mine = sum(v for k, v in ours.items() if k[0] == metric)
+        reference = sum(v for k, v in theirs.items() if k[0] == metric)
+        scale = sum(abs(v) for k, v in theirs.items() if k[0] in DIFFERENCES.get(metric, (metric,)))
+        if abs(mine - reference) > 5e-3 * scale + 1e-9:
+            totals.append((metric, mine, reference))
+    return exact, totals

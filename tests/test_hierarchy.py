@@ -74,6 +74,13 @@ def random_db(tmp_path_factory):
     return db
 
 
+#: Scalasca splits critical_imbalance_impact into inter_partition_imbalance and the difference
+#: intra_partition_imbalance = impact - inter (remapping.spec), which is negative where the
+#: inter-partition part exceeds the impact (lulesh: -0.41 s in Scalasca's own cube): there the
+#: part is larger than its parent by definition.
+NOT_A_PART = {"inter_partition_imbalance"}
+
+
 def parent_violations(db) -> tuple[int, list]:
     """Every time-valued row of ``property_results`` (threshold 0: all rows) whose value
     exceeds its parent's at the same place: the parent's row there, else its row for all
@@ -121,7 +128,7 @@ def parent_violations(db) -> tuple[int, list]:
     compared, violations = 0, []
     for name, callpath, region, location, value in rows:
         prop = entries.get(name)
-        if prop is None or prop.parent is None or entries[prop.parent].unit != "s":
+        if prop is None or prop.parent is None or entries[prop.parent].unit != "s" or name in NOT_A_PART:
             continue
         compared += 1
         bound = parent_value(prop.parent, callpath, region, location)

@@ -5,7 +5,14 @@ compared exactly as Scalasca writes them."""
 
 import pytest
 from conftest import LARGE, SCALASCA_TRACES, TRACES, real_trace
-from scalasca_reference import csv_cells, cube_cells, disagreements, our_cells
+from scalasca_reference import (
+    csv_cells,
+    cube_cells,
+    disagreements,
+    our_cells,
+    split_by_time_map,
+    time_map_overflows,
+)
 
 
 @pytest.mark.parametrize("trace", SCALASCA_TRACES)
@@ -15,7 +22,12 @@ def test_severity_cube_agrees_with_scalasca(real_db, trace):
     # the reference is not trivially empty: it has time, visits and wait states on many call paths
     assert {"time", "visits", "comp", "mpi"} <= {key[0] for key in theirs}
     assert len({key[1] for key in theirs}) >= 8
-    assert disagreements(ours, theirs) == []
+    assert {"critical_path", "critical_path_activities", "performance_impact"} <= {key[0] for key in theirs}
+    if time_map_overflows(real_db(trace)):
+        # scout's 128-entry time maps lose small cells of TIME_MAP_METRICS: totals within 0.5 %
+        assert split_by_time_map(ours, theirs) == ([], [])
+    else:
+        assert disagreements(ours, theirs) == []
 
 
 def test_scout_cube_reader_reproduces_the_csv():
@@ -42,7 +54,11 @@ def test_large_trace_agrees_with_scalascas_cube(real_db):
     assert len(compared) >= 25
     theirs = {key: value for key, value in theirs.items() if key[0] in compared}
     ours = {key: value for key, value in ours.items() if key[0] in compared}
-    assert disagreements(ours, theirs) == []
+    assert "critical_path" in compared
+    if time_map_overflows(real_db(LARGE)):
+        assert split_by_time_map(ours, theirs) == ([], [])
+    else:
+        assert disagreements(ours, theirs) == []
 
 
 def test_every_shared_trace_with_a_reference_is_compared():

@@ -25,13 +25,16 @@ description: |
   (syncs_send / syncs_recv for zero-byte messages) at the sending / receiving call,
   bytes_cout / bytes_cin of collectives, and collective calls counted as comms_cxch
   (bytes out and in), comms_csrc (out only), comms_cdst (in only) or syncs_coll
-  (barriers). A summed metric's value is the sum of its leaves'; a wait-state
+  (barriers). A summed metric's value is the sum of its leaves' (a category with
+  sums: children, such as performance_impact: of its sub-metrics'); a wait-state
   metric's value is its catalog property's per-location value (a part of its
   parent's time); visits counts executions. Columns: metric, parent, unit,
   callpath_id, location_id, inclusive (the metric with its sub-metrics, as Scalasca
   shows it) and exclusive (without them). Call paths stay exclusive (call-tree-wise).
 diagnosis: Not a problem by itself; query it, or compare it with Scalasca's cube.
 ---#}
+{%- import 'templates/scalasca.sql' as scalasca with context %}
+{%- set metrics = catalog_tree(scalasca.metric_roots) %}
 with tree as (
     select * from {{ ref('metric_tree') }}
 ),
@@ -190,20 +193,45 @@ categories as (
     group by all
 ),
 
--- the metrics that are catalog properties (wait states): their rows per location
+-- the metrics that are catalog properties (wait states, critical-path metrics):
+-- their rows per location
 waits as (
-    {%- for entry in catalog_tree(['time']) if entry.kind == 'property' and entry.evaluable %}
+    {%- for entry in metrics if entry.kind == 'property' and entry.evaluable %}
     select '{{ entry.name }}' as metric, callpath_id, location_id, value as inclusive
     from {{ ref(entry.name) }}
     where location_id is not null
     {{- '\n    union all' if not loop.last }}
     {%- endfor %}
 ),
+{#- categories that sum their sub-metrics (sums: children), sub-metrics first #}
+{%- for entry in metrics | reverse if entry.sums_children %}
+
+sum_{{ entry.name }} as (
+    select '{{ entry.name }}' as metric, callpath_id, location_id, sum(inclusive) as inclusive
+    from (
+        select * from waits
+        where metric in (
+            {%- for child in metrics if child.parent == entry.name and child.kind == 'property' -%}
+            '{{ child.name }}'{{ ', ' if not loop.last }}
+            {%- else %}null{% endfor -%}
+        )
+        {%- for child in metrics if child.parent == entry.name and child.sums_children %}
+        union all
+        select * from sum_{{ child.name }}
+        {%- endfor %}
+    )
+    group by all
+),
+{%- endfor %}
 
 cube as (
     select * from categories
     union all
     select * from waits
+    {%- for entry in metrics if entry.sums_children %}
+    union all
+    select * from sum_{{ entry.name }}
+    {%- endfor %}
 ),
 
 children as (

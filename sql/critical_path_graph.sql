@@ -1,0 +1,129 @@
+-- The graph the critical path (critical_path_segments) is walked on: every
+-- synchronisation point (sync_points) the path may arrive at, with the
+-- departure it then runs back to on its location and the points it continues
+-- at from there (Scalasca 2.6, src/scout/generator/CriticalPath.pattern).
+--
+-- Arrivals: the Leave of MPI_Finalize on the rank that entered MPI_Finalize last
+-- (ties: lowest rank), how = FINALIZE; the partner's point of every LS, LR and
+-- COLL wait (LS_SEND, LR_RECV, COLL); every OMPBAR and FORK point. Departure: the
+-- latest point before the arrival on its location where the location waited (LS,
+-- LR, COLL with wait_s > 0), an OpenMP barrier or fork (always), or MPI_Init,
+-- where the path ends. Successors: the sender (LS), the receiver's posting call
+-- (LR), the collective's target rank (COLL), every team thread that did not wait
+-- at the barrier (OMPBAR), the forking thread (FORK).
+--
+-- Columns: location_id, seq, how, split_pos of the arrival; from_seq, from_kind,
+-- from_callpath_id, from_wait_s, from_split, from_s of its departure (as
+-- sync_points: the call holding it, its waiting time and Enter); next_location_id,
+-- next_seq, next_how: one row per successor (NULL at MPI_Init).
+with points as materialized (
+    select * from {{ ref('sync_points') }}
+),
+
+-- where the path may leave a location
+departures as (
+    select * from points
+    where kind in ('INIT', 'OMPBAR', 'FORK') or (kind in ('LS', 'LR', 'COLL') and wait_s > 0)
+),
+
+start as (
+    select experiment_id, arg_max(location_id, (call_enter_s, -location_id)) as location_id
+    from points
+    where kind = 'FINALIZE'
+    group by all
+),
+
+-- where the path may arrive, with how it arrives
+arrivals as (
+    select distinct experiment_id, location_id, seq, split_pos, how from (
+        select p.experiment_id, p.location_id, p.seq, p.split_pos, 'FINALIZE' as how
+        from points as p
+        join start using (experiment_id, location_id)
+        where p.kind = 'FINALIZE'
+        union all
+        select t.experiment_id, t.location_id, t.seq, t.split_pos,
+            case d.kind when 'LS' then 'LS_SEND' when 'LR' then 'LR_RECV' else 'COLL' end
+        from departures as d
+        join points as t
+            on d.experiment_id = t.experiment_id
+            and d.target_location_id = t.location_id
+            and d.target_seq = t.seq
+        where d.kind in ('LS', 'LR', 'COLL')
+        union all
+        select experiment_id, location_id, seq, split_pos, kind
+        from points
+        where kind in ('OMPBAR', 'FORK')
+    )
+),
+
+-- each arrival's departure: the latest one before it on its location. Arriving
+-- at a blocking send that is itself a Late Receiver wait, the path leaves again at
+-- that send (Scalasca handles the arrival first).
+segments as (
+    select
+        a.*,
+        d.seq as from_seq,
+        d.split_pos as from_split,
+        d.kind as from_kind,
+        d.wait_s as from_wait_s,
+        d.callpath_id as from_callpath_id,
+        d.call_enter_s as from_s,
+        d.target_location_id,
+        d.target_seq,
+        d.team_location_id,
+        d.team_seq,
+        d.barrier_index
+    from arrivals as a
+    asof join departures as d
+        on a.experiment_id = d.experiment_id
+        and a.location_id = d.location_id
+        and a.split_pos + (case when a.how = 'LS_SEND' then 1 else 0 end) > d.split_pos
+    where not (a.how = 'LS_SEND' and d.split_pos = a.split_pos and d.kind != 'LR')
+),
+
+-- from a departure to the arrivals it leads to
+successors as (
+    select s.experiment_id, s.location_id, s.seq, s.how, t.location_id as next_location_id, t.seq as next_seq,
+        case s.from_kind when 'LS' then 'LS_SEND' when 'LR' then 'LR_RECV' else 'COLL' end as next_how
+    from segments as s
+    join points as t
+        on s.experiment_id = t.experiment_id
+        and s.target_location_id = t.location_id
+        and s.target_seq = t.seq
+    where s.from_kind in ('LS', 'LR', 'COLL')
+    union all
+    select s.experiment_id, s.location_id, s.seq, s.how, b.location_id, b.seq, 'OMPBAR'
+    from segments as s
+    join points as b
+        on s.experiment_id = b.experiment_id
+        and s.team_location_id = b.team_location_id
+        and s.team_seq = b.team_seq
+        and s.barrier_index = b.barrier_index
+    where s.from_kind = 'OMPBAR' and b.kind = 'OMPBAR' and b.wait_s = 0
+    union all
+    select s.experiment_id, s.location_id, s.seq, s.how, f.location_id, f.seq, 'FORK'
+    from segments as s
+    join points as f
+        on s.experiment_id = f.experiment_id
+        and s.team_location_id = f.location_id
+        and s.team_seq = f.team_seq
+    where s.from_kind = 'FORK' and f.kind = 'FORK'
+)
+
+select
+    s.experiment_id,
+    s.location_id,
+    s.seq,
+    s.how,
+    s.split_pos,
+    s.from_seq,
+    s.from_kind,
+    s.from_callpath_id,
+    s.from_wait_s,
+    s.from_split,
+    s.from_s,
+    n.next_location_id,
+    n.next_seq,
+    n.next_how
+from segments as s
+left join successors as n using (experiment_id, location_id, seq, how)

@@ -1,0 +1,264 @@
+-- Scalasca's synchronisation points (src/scout/SynchpointHandler.cpp, MPI.pattern,
+-- OMP.pattern of Scalasca 2.6): the events where one location may have waited
+-- for another, the joints of the critical path and of the delay analysis. One
+-- row per (location, event):
+--   INIT / FINALIZE  the Leave of the first MPI_Init(_thread) / MPI_Finalize of
+--                    a rank; FINALIZE waits min(latest E, L) - E, latest E the
+--                    last Enter of MPI_Finalize over all ranks (ties: lowest rank)
+--   COLL             the MpiCollectiveEnd (X) of a collective on more than one
+--                    rank; wait = max(0, min(B_target, X) - B), B the
+--                    MpiCollectiveBegin. Target: barrier and N-to-N the rank
+--                    that began last (N-to-N whose earliest X precedes the last B:
+--                    the last rank that sent data); 1-to-N the root; N-to-1 the
+--                    last sender. Which ranks synchronise: every rank of a barrier
+--                    or fully overlapping N-to-N; else the ranks that receive data
+--                    and began before the target, plus the target (N-to-N), or the
+--                    root when some rank waited for it (1-to-N), or the root and
+--                    the last sender when the root began first (N-to-1). Scan,
+--                    Exscan, Alltoallv/w and collectives without payload (N-to-N:
+--                    none on any rank; 1-to-N: the root sends none; N-to-1: the
+--                    root receives none) are no synchronisation points.
+--   LS / LS_SEND     a Late Sender wait (mpi_latesender_waits: the receive event
+--                    of the call's largest wait) and the send it waited for
+--   LR / LR_RECV     a Late Receiver wait at the send-completing event
+--                    (mpi_latereceiver_waits) and the event that posted the
+--                    receive (unless that is itself a Late Sender wait)
+--   OMPBAR           the Leave of an OpenMP barrier inside a parallel region
+--                    (omp_barrier_instances); wait = latest E - E of the team
+--   FORK             the Enter of a thread's parallel-region instance
+--
+-- split_pos orders a point among its location's time increments
+-- (time_increments.pos = 2 * seq of the event recording it): an increment lies
+-- before the point when pos < split_pos. 2 * seq for MPI events, 2 * seq - 1 for
+-- the Leaves of INIT, FINALIZE and OMPBAR (their call's own time lies after),
+-- 2 * seq + 1 for FORK (the Enter's own interval lies before).
+-- Columns: location_id, seq, split_pos, kind, wait_s (seconds, >= 0),
+-- callpath_id of the call holding the event, call_enter_s (its Enter, seconds
+-- since the global offset), target_location_id / target_seq (LS, LR, COLL: the
+-- partner's point of the same operation), team_location_id / team_seq /
+-- barrier_index (OMPBAR, FORK: the team's forking thread and fork event, and
+-- which barrier of the team).
+with experiments as (
+    select experiment_id, global_offset, timer_resolution from {{ ref('experiments') }}
+),
+
+instances as (
+    select
+        experiment_id, location_id, enter_seq, leave_seq, region_id, callpath_id, enter_s, leave_s
+    from {{ ref('region_instances') }}
+),
+
+-- the first MPI_Init(_thread) and MPI_Finalize of every rank's master thread
+management as (
+    select
+        i.*,
+        l.rank,
+        case when r.name = 'MPI_Finalize' then 'FINALIZE' else 'INIT' end as kind
+    from instances as i
+    join {{ ref('regions') }} as r using (experiment_id, region_id)
+    join {{ ref('locations') }} as l using (experiment_id, location_id)
+    where r.name in ('MPI_Init', 'MPI_Init_thread', 'MPI_Finalize') and l.thread = 0
+    qualify row_number() over (partition by i.experiment_id, i.location_id, kind order by i.enter_seq) = 1
+),
+
+latest_finalize as (
+    select experiment_id, max(enter_s) as latest_enter_s
+    from management
+    where kind = 'FINALIZE'
+    group by all
+),
+
+collectives as (
+    select * from {{ ref('collective_instances') }}
+    where comm_size > 1 and coll_op not in ('ALLTOALLV', 'ALLTOALLW', 'SCAN', 'EXSCAN')
+),
+
+-- per collective instance: its class and the ranks that matter (MAXLOC with the
+-- lowest rank on ties, as MPI_MAXLOC)
+collective_classes as (
+    select
+        experiment_id,
+        comm_id,
+        instance_index,
+        case
+            when any_value(coll_op) = 'BARRIER' then 'barrier'
+            when any_value(coll_op) in ('BCAST', 'SCATTER', 'SCATTERV') then '12n'
+            when any_value(coll_op) in ('GATHER', 'GATHERV', 'REDUCE') then 'n21'
+            else 'n2n'
+        end as class,
+        any_value(root_rank) as root_rank,
+        arg_max(comm_rank, (begin_s, -comm_rank)) as latest_rank,
+        max(begin_s) as latest_begin_s,
+        min(end_s) as earliest_end_s,
+        arg_max(comm_rank, (case when bytes_sent > 0 then begin_s else '-inf'::double end, -comm_rank))
+            as latest_sender_rank,
+        max(case when bytes_sent > 0 then begin_s end) as latest_sender_begin_s,
+        max(case when comm_rank = root_rank then begin_s end) as root_begin_s,
+        max(case when comm_rank = root_rank then bytes_sent end) as root_bytes_sent,
+        max(case when comm_rank = root_rank then bytes_received end) as root_bytes_received,
+        bool_and(bytes_sent = 0 and bytes_received = 0) as no_payload
+    from collectives
+    group by all
+),
+
+collective_targets as (
+    select
+        *,
+        earliest_end_s > latest_begin_s as full_overlap,
+        case
+            when class = 'barrier' or (class = 'n2n' and earliest_end_s > latest_begin_s) then latest_rank
+            when class = '12n' then root_rank
+            else latest_sender_rank
+        end as target_rank,
+        case
+            when class = 'barrier' or (class = 'n2n' and earliest_end_s > latest_begin_s) then latest_begin_s
+            when class = '12n' then root_begin_s
+            else latest_sender_begin_s
+        end as target_begin_s
+    from collective_classes
+    where not (class = 'n2n' and no_payload)
+        and not (class = '12n' and root_bytes_sent = 0)
+        and not (class = 'n21' and root_bytes_received = 0)
+),
+
+collective_points as (
+    select
+        c.*,
+        t.class,
+        t.full_overlap,
+        t.target_rank,
+        t.target_begin_s,
+        t.root_begin_s,
+        bool_or(c.bytes_received > 0 and c.begin_s < t.root_begin_s)
+            over (partition by c.experiment_id, c.comm_id, c.instance_index)
+            as someone_waits_for_root
+    from collectives as c
+    join collective_targets as t using (experiment_id, comm_id, instance_index)
+),
+
+synchronising as (
+    select p.*, target.location_id as target_location_id, target.end_seq as target_seq
+    from collective_points as p
+    join collectives as target
+        on p.experiment_id = target.experiment_id
+        and p.comm_id = target.comm_id
+        and p.instance_index = target.instance_index
+        and p.target_rank = target.comm_rank
+    where case p.class
+        when 'barrier' then true
+        when 'n2n'
+            then p.full_overlap
+            or (p.bytes_received > 0 and p.begin_s < p.target_begin_s)
+            or (p.bytes_sent > 0 and p.comm_rank = p.target_rank)
+        when '12n'
+            then (p.bytes_received > 0 and p.begin_s < p.target_begin_s)
+            or (p.comm_rank = p.root_rank and p.someone_waits_for_root)
+        when 'n21' then p.root_begin_s < p.target_begin_s and p.comm_rank in (p.root_rank, p.target_rank)
+    end
+),
+
+late_senders as (
+    select w.*, m.send_call_callpath_id, m.send_call_enter_time
+    from {{ ref('mpi_latesender_waits') }} as w
+    join {{ ref('messages') }} as m
+        on w.experiment_id = m.experiment_id
+        and w.send_location_id = m.send_location_id
+        and w.send_seq = m.send_seq
+),
+
+late_receivers as (
+    select w.experiment_id, w.location_id, w.callpath_id, w.idle_s, m.*
+    exclude (experiment_id)
+    from {{ ref('mpi_latereceiver_waits') }} as w
+    join {{ ref('messages') }} as m
+        on w.experiment_id = m.experiment_id
+        and w.location_id = m.send_location_id
+        and w.send_seq = m.send_seq
+),
+
+parallel_regions as (
+    select p.*, i.callpath_id, i.enter_s
+    from {{ ref('parallel_instances') }} as p
+    join instances as i using (experiment_id, location_id, enter_seq)
+),
+
+points as (
+    select
+        m.experiment_id, m.location_id, m.leave_seq as seq, 2 * m.leave_seq - 1 as split_pos, m.kind,
+        case when m.kind = 'FINALIZE' then greatest(0, least(f.latest_enter_s, m.leave_s) - m.enter_s) else 0 end
+            as wait_s,
+        m.callpath_id, m.enter_s as call_enter_s,
+        null::bigint as target_location_id, null::bigint as target_seq,
+        null::bigint as team_location_id, null::bigint as team_seq, null::bigint as barrier_index
+    from management as m
+    join latest_finalize as f using (experiment_id)
+
+    union all
+
+    select
+        experiment_id, location_id, end_seq, 2 * end_seq, 'COLL',
+        greatest(0, least(target_begin_s, end_s) - begin_s),
+        call_callpath_id, call_enter_s, target_location_id, target_seq, null, null, null
+    from synchronising
+
+    union all
+
+    select
+        w.experiment_id, w.location_id, w.recv_seq, 2 * w.recv_seq, 'LS', w.idle_s, w.callpath_id,
+        i.enter_s, w.send_location_id, w.send_seq, null, null, null
+    from late_senders as w
+    join instances as i
+        on w.experiment_id = i.experiment_id
+        and w.location_id = i.location_id
+        and w.recv_call_enter_seq = i.enter_seq
+
+    union all
+
+    select distinct
+        w.experiment_id, w.send_location_id, w.send_seq, 2 * w.send_seq, 'LS_SEND', 0,
+        w.send_call_callpath_id, (w.send_call_enter_time - x.global_offset) / x.timer_resolution,
+        null, null, null, null, null
+    from late_senders as w
+    join experiments as x using (experiment_id)
+
+    union all
+
+    select
+        w.experiment_id, w.location_id, w.send_complete_seq, 2 * w.send_complete_seq, 'LR', w.idle_s,
+        w.callpath_id, (w.send_complete_call_enter_time - x.global_offset) / x.timer_resolution,
+        w.recv_location_id, w.recv_post_seq, null, null, null
+    from late_receivers as w
+    join experiments as x using (experiment_id)
+
+    union all
+
+    select
+        w.experiment_id, w.recv_location_id, w.recv_post_seq, 2 * w.recv_post_seq, 'LR_RECV', 0,
+        w.recv_post_call_callpath_id, (w.recv_post_call_enter_time - x.global_offset) / x.timer_resolution,
+        null, null, null, null, null
+    from late_receivers as w
+    join experiments as x using (experiment_id)
+    anti join late_senders as s
+        on w.experiment_id = s.experiment_id
+        and w.recv_location_id = s.location_id
+        and w.recv_post_seq = s.recv_seq
+
+    union all
+
+    select
+        b.experiment_id, b.location_id, i.leave_seq, 2 * i.leave_seq - 1, 'OMPBAR',
+        greatest(0, b.latest_enter_time::bigint - b.enter_time::bigint) / x.timer_resolution,
+        b.callpath_id, i.enter_s, null, null, b.fork_location_id, b.fork_seq, b.barrier_index
+    from {{ ref('omp_barrier_instances') }} as b
+    join experiments as x using (experiment_id)
+    join instances as i using (experiment_id, location_id, enter_seq)
+
+    union all
+
+    select
+        experiment_id, location_id, enter_seq, 2 * enter_seq + 1, 'FORK', 0, callpath_id, enter_s,
+        null, null, fork_location_id, fork_seq, null
+    from parallel_regions
+)
+
+select * from points

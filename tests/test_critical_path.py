@@ -1,0 +1,117 @@
+"""The critical path and the performance-impact metrics (Scalasca 2.6, CriticalPath.pattern)
+against constructed timings.
+
+Every expected value is computed by hand from the timings the scenario constructs (1 tick =
+1 ns), never from an earlier output of cosydb. The path runs backwards from the Leave of
+MPI_Finalize of the rank that entered it last to MPI_Init; a segment holds the exclusive
+time between the Enter of the call it departs from and the Enter of the call it arrives at,
+less the waiting time of the call it departs from.
+"""
+
+import pytest
+from conftest import NS, property_rows, report
+from cosydb.fixtures.generator import TraceBuilder
+
+
+@pytest.fixture(scope="module")
+def late_sender(tmp_path_factory):
+    """Rank 0 computes until 500 and sends; rank 1 waits in MPI_Recv from 100 (Late Sender,
+    min(E(S) = 500, L(R) = 600) - E(R) = 400), computes 600..650 and enters MPI_Finalize
+    last (650)."""
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 700):
+        b[0].region("MPI_Init", 0, 10)
+        b[0].region("work", 10, 500)
+        b[0].mpi_send(500, 520, dst=1, tag=0, nbytes=8)
+        b[0].region("MPI_Finalize", 600, 700)
+    with b[1].open("main", 0, 700):
+        b[1].region("MPI_Init", 0, 10)
+        b[1].mpi_recv(100, 600, src=0, tag=0, nbytes=8)
+        b[1].region("work", 600, 650)
+        b[1].region("MPI_Finalize", 650, 700)
+    return report(b, tmp_path_factory.mktemp("late_sender"))
+
+
+@pytest.fixture(scope="module")
+def barrier(tmp_path_factory):
+    """Three ranks work 100, 200 and 300 ns before a barrier; rank 2 arrives last (310), so
+    nobody waits for it and it enters MPI_Finalize last (325)."""
+    b = TraceBuilder(3)
+    for rank in range(3):
+        finalize = 325 if rank == 2 else 320
+        with b[rank].open("main", 0, 400):
+            b[rank].region("MPI_Init", 0, 10)
+            b[rank].region("work", 10, 110 + 100 * rank)
+            b[rank].collective("MPI_Barrier", 110 + 100 * rank, 320)
+            b[rank].region("MPI_Finalize", finalize, 400)
+    return report(b, tmp_path_factory.mktemp("barrier"))
+
+
+def test_path_jumps_from_the_waiting_receiver_to_the_late_sender(late_sender):
+    # rank 1 from E(MPI_Recv) = 100 to E(MPI_Finalize) = 650: MPI_Recv 500 less its wait 400,
+    # work 50; then rank 0 from MPI_Init to E(MPI_Send) = 500: MPI_Init 10, work 490
+    assert property_rows(late_sender, "critical_path", all_processes=False) == {
+        ("prog/main/MPI_Recv", 1): pytest.approx(100 * NS),
+        ("prog/main/work", 1): pytest.approx(50 * NS),
+        ("prog/main/MPI_Init", 0): pytest.approx(10 * NS),
+        ("prog/main/work", 0): pytest.approx(490 * NS),
+    }
+    # the path's length is the time until the last rank entered MPI_Finalize
+    assert sum(property_rows(late_sender, "critical_path").values()) == pytest.approx(650 * NS)
+
+
+def test_activities_on_and_off_the_path(late_sender):
+    # own time without waiting (local): rank 0 MPI_Init 10, work 490, MPI_Send 20, main 80,
+    # MPI_Finalize 100 - its wait min(650, 700) - 600 = 50; rank 1 MPI_Init 10, MPI_Recv
+    # 500 - 400, work 50, main 90, MPI_Finalize 50. On the path: MPI_Init 10, work 540, MPI_Recv 100.
+    assert property_rows(late_sender, "critical_path_activities", all_processes=False) == {
+        ("prog/main/MPI_Init", 0): pytest.approx(10 * NS),
+        ("prog/main/MPI_Init", 1): pytest.approx(10 * NS),
+        ("prog/main/work", 0): pytest.approx(490 * NS),
+        ("prog/main/work", 1): pytest.approx(50 * NS),
+        ("prog/main/MPI_Recv", 1): pytest.approx(100 * NS),
+    }
+    assert property_rows(late_sender, "non_critical_path_activities", all_processes=False) == {
+        ("prog/main/MPI_Send", 0): pytest.approx(20 * NS),
+        ("prog/main", 0): pytest.approx(80 * NS),
+        ("prog/main/MPI_Finalize", 0): pytest.approx(50 * NS),
+        ("prog/main", 1): pytest.approx(90 * NS),
+        ("prog/main/MPI_Finalize", 1): pytest.approx(50 * NS),
+    }
+
+
+def test_imbalance_impact_spreads_each_ranks_waiting_over_its_shortfall(late_sender):
+    # rank 0 waits 650 - 650 = 0; rank 1 waits 650 - 300 = 350, all of it short of the path in
+    # work (540 - 50 = 490): global(work) = 350, shared by the path's work 490 : 50
+    # (rank 1's MPI_Recv: 500 - 400 against 100 on the path, a rounding residue in seconds,
+    # below 1e-15 s, as Scalasca's double arithmetic leaves them too)
+    impact = {
+        ("prog/main/work", 0): pytest.approx(350 * 490 / 540 * NS),
+        ("prog/main/work", 1): pytest.approx(350 * 50 / 540 * NS),
+    }
+
+    def rows(prop):
+        return {k: v for k, v in property_rows(late_sender, prop, all_processes=False).items() if v > 1e-15}
+
+    assert rows("critical_imbalance_impact") == impact
+    # every rank executes every call path of the path but rank 0 MPI_Recv: rank 1 has no
+    # headroom (x / 0 in Scalasca's IEEE arithmetic), so there is no inter-partition imbalance
+    assert property_rows(late_sender, "inter_partition_imbalance") == {}
+    assert rows("intra_partition_imbalance") == impact
+
+
+def test_path_stays_on_the_last_rank_into_the_barrier(barrier):
+    # rank 2 never waits (the barrier's latest arrival): from MPI_Init to E(MPI_Finalize) = 325
+    assert property_rows(barrier, "critical_path", all_processes=False) == {
+        ("prog/main/MPI_Init", 2): pytest.approx(10 * NS),
+        ("prog/main/work", 2): pytest.approx(300 * NS),
+        ("prog/main/MPI_Barrier", 2): pytest.approx(10 * NS),
+        ("prog/main", 2): pytest.approx(5 * NS),
+    }
+    # every rank falls short of the path only where it did not work as long as rank 2:
+    # rank 0 and 1 lack 200 and 100 ns of work, and rank 2, lacking nothing, makes Scalasca's
+    # imbalance impact 0 / 0 (no impact anywhere)
+    assert property_rows(barrier, "critical_imbalance_impact") == {}
+    assert property_rows(barrier, "critical_path_activities", all_processes=False)[("prog/main/work", 0)] == (
+        pytest.approx(100 * NS)
+    )
