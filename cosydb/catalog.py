@@ -10,6 +10,7 @@ YAML, which never reaches DuckDB::
     unit: s                   # s | count | bytes | ratio
     wait_state: true          # optional: time lost waiting for a named cause (a "why")
     sums: children            # optional, a category: the sum of its sub-metrics' values
+    problem: false            # optional: a metric, not a problem (the report never ranks it)
     columns: {callpath_id: BIGINT, idle_s: DOUBLE}   # a pattern's output columns (checked)
     info: One line.
     description: What is measured, with its source.
@@ -52,7 +53,7 @@ from .errors import CosyError
 KINDS = ("property", "pattern", "category")
 UNITS = ("s", "count", "bytes", "ratio")
 REQUIRED = {"kind", "parent", "unit", "info", "description", "diagnosis"}
-OPTIONAL = {"confidence", "params", "requires", "wait_state", "columns", "sums"}
+OPTIONAL = {"confidence", "params", "requires", "wait_state", "columns", "sums", "problem"}
 PARAM_KEYS = {"default", "type", "doc", "counter"}
 PARAM_TYPES = ("VARCHAR", "DOUBLE", "BIGINT", "BOOLEAN")
 #: What ``requires`` may name: the data an entry needs, the query (over the catalog's views;
@@ -110,6 +111,7 @@ class Property:
     wait_state: bool = False
     columns: dict = field(default_factory=dict)
     sums_children: bool = False  # a category whose value is the sum of its sub-metrics'
+    problem: bool = True  # False: a metric the default report never ranks
 
 
 def builtin_dir() -> Path:
@@ -167,6 +169,8 @@ def _build(path: Path, root: Path, header: dict, body: str) -> Property:
         raise CosyError(path, "columns must map each column name to a DuckDB type")
     if "sums" in header and (header["kind"] != "category" or header["sums"] != "children"):
         raise CosyError(path, "sums: children is for a category that sums its sub-metrics")
+    if "problem" in header and header["problem"] is not False:
+        raise CosyError(path, "problem: takes only false (a metric the report does not rank)")
     if header["kind"] == "category" and body.strip():
         raise CosyError(path, "a category has no SQL body")
     if header["kind"] != "category" and not body.strip():
@@ -188,6 +192,7 @@ def _build(path: Path, root: Path, header: dict, body: str) -> Property:
         wait_state=bool(header.get("wait_state", False)),
         columns={str(k): v.upper() for k, v in columns.items()},
         sums_children="sums" in header,
+        problem=header.get("problem", True),
     )
 
 

@@ -185,6 +185,7 @@ def catalog_table(catalog: dict) -> pa.Table:
             parent=p.parent,
             unit=p.unit,
             wait_state=p.wait_state,
+            problem=p.problem,
             info=p.info,
             position=i,
             depth=depth,

@@ -550,6 +550,7 @@ _TABLES = [
                 column("parent", _STR, "the entry it is a part of"),
                 column("unit", _STR),
                 column("wait_state", _BOOL, "time lost waiting for a named cause: ranked first"),
+                column("problem", _BOOL, "false for a metric the report never ranks (critical_path, ...)"),
                 column("info", _STR, "one line"),
                 column("position", _I64, "in tree order"),
                 column("depth", _I64, "0 for a root"),

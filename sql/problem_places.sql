@@ -2,7 +2,8 @@
 -- first, with what it contains and what else holds there (cosydb report; docs/properties.md).
 -- Over the last report's property_results and the catalog it used (property_catalog).
 --
--- A candidate is an all-process row whose condition holds with severity > 0. A wait
+-- A candidate is an all-process row of a problem (not a metric such as critical_path:
+-- property_catalog.problem) whose condition holds with severity > 0. A wait
 -- state's rows (property_catalog.wait_state: Late Sender, barrier waits, idle threads,
 -- ...) are exclusive, so each counts; another property's row at a call path holds the
 -- rows below it (total_cost at main), so only its deepest rows count (leaves). A wait
@@ -31,7 +32,7 @@ with candidates as (
     from {{ ref('property_results') }} as r
     join {{ ref('property_catalog') }} as c
         on r.experiment_id = c.experiment_id and r.property = c.name
-    where r.status = 'evaluated' and r.condition and r.location_id is null and r.severity > 0
+    where r.status = 'evaluated' and r.condition and r.location_id is null and r.severity > 0 and c.problem
 ),
 
 leaves as (

@@ -47,6 +47,15 @@ def report(b, tmp_path, **kw):
     return run(tmp_path / "run.cosydb", threshold=0, **kw)
 
 
+#: Properties of a call path's own (exclusive) time, which hold at the program root too.
+OWN_TIME_PROPERTIES = {"imbalance", "critical_path_imbalance"}
+
+
+def aggregate_places(result) -> set:
+    """The places of the report's problems, but those of OWN_TIME_PROPERTIES."""
+    return {p["place"] for e in result["problems"] if e["property"] not in OWN_TIME_PROPERTIES for p in e["places"]}
+
+
 def property_rows(result, prop, all_processes=True):
     """{callpath: value} of one property's listed rows (all-process rows, or {(callpath, rank): value})."""
     got = {}

@@ -115,3 +115,51 @@ def test_path_stays_on_the_last_rank_into_the_barrier(barrier):
     assert property_rows(barrier, "critical_path_activities", all_processes=False)[("prog/main/work", 0)] == (
         pytest.approx(100 * NS)
     )
+
+
+def test_computation_imbalance_heuristics(tmp_path):
+    """Scalasca's remapper heuristics: each rank's computation in a call path against the
+    average over the ranks, and call paths some ranks never execute."""
+    b = TraceBuilder(3)
+    for rank in range(3):
+        with b[rank].open("main", 0, 1000):
+            b[rank].region("work", 0, 100 * (rank + 1))
+            if rank == 0:
+                b[rank].region("setup", 400, 460)
+    result = report(b, tmp_path)
+
+    def rows(prop):
+        return property_rows(result, prop, all_processes=False)
+
+    # main's own time: 1000 - 100, 1000 - 200, 1000 - 300 (and rank 0's setup 60): 840, 800,
+    # 700, average 780; work: average 200; setup: 60 / 3 = 20
+    assert rows("imbalance_above") == {
+        ("prog/main", 0): pytest.approx(60 * NS),
+        ("prog/main", 1): pytest.approx(20 * NS),
+        ("prog/main/work", 2): pytest.approx(100 * NS),
+        ("prog/main/setup", 0): pytest.approx(40 * NS),
+    }
+    assert rows("imbalance_below") == {
+        ("prog/main", 2): pytest.approx(80 * NS),
+        ("prog/main/work", 0): pytest.approx(100 * NS),
+        ("prog/main/setup", 1): pytest.approx(20 * NS),
+        ("prog/main/setup", 2): pytest.approx(20 * NS),
+    }
+    assert rows("imbalance") == {**rows("imbalance_above"), **rows("imbalance_below")}
+    # setup, executed by rank 0 alone: the others bypass it at the average; rank 0 carries the
+    # average of the two others
+    bypassed = {("prog/main/setup", 1): pytest.approx(20 * NS), ("prog/main/setup", 2): pytest.approx(20 * NS)}
+    assert rows("imbalance_below_bypass") == bypassed
+    assert rows("imbalance_below_singularity") == bypassed
+    assert rows("imbalance_above_single") == {("prog/main/setup", 0): pytest.approx(40 * NS)}
+
+
+def test_critical_path_imbalance_is_the_paths_excess_over_the_average(barrier):
+    # work: the path's 300 against the ranks' 100 + 200 + 300 over 3: (300 - 200) / 300 of 300;
+    # main with its callees: the path's 325 against (3 * 400 - barrier waits 200 + 100 -
+    # MPI_Finalize waits 5 + 5) / 3, of main's own 5 ns on the path; MPI_Init and the barrier
+    # (10 each on the path, 10 without waiting on average) have none
+    assert property_rows(barrier, "critical_path_imbalance", all_processes=False) == {
+        ("prog/main/work", 2): pytest.approx(100 * NS),
+        ("prog/main", 2): pytest.approx((325 - 890 / 3) / 325 * 5 * NS),
+    }

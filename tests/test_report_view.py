@@ -5,7 +5,7 @@ import csv
 import json
 
 import pytest
-from conftest import cosydb, real_trace
+from conftest import aggregate_places, cosydb, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog as catalog_mod
@@ -140,7 +140,10 @@ def test_ranked_problems_by_hand(tmp_path):
     assert "comm_cost" in catalog_mod.ancestors(catalog_mod.load(), host["property"])
     assert "prog/main/MPI_Recv" not in {p["place"] for p in by_name.get("comm_cost", {"places": []})["places"]}
     # an aggregate counts at its deepest call paths only, never at the program root
-    assert not {p["place"] for e in result["problems"] for p in e["places"]} & {"prog", "prog/main"}
+    assert not aggregate_places(result) & {"prog", "prog/main"}
+    # main's own time: 3000 less the calls, 2000, 2350, 2200, 2850 on ranks 0-3, average 2350
+    main = next(p for p in by_name["imbalance"]["places"] if p["place"] == "prog/main")
+    assert main["value"] == pytest.approx((350 + 0 + 150 + 500) * 1e-9)
     lines = report_view.problems(result, width=100)
     assert "mpi_barrier_wait" in "\n".join(lines) and "0, 2" in "\n".join(lines)
     bottleneck = next(line for line in lines if line.startswith("bottleneck: "))

@@ -3,6 +3,7 @@ kind: property
 parent: performance_impact_criticalpath
 unit: s
 requires: [trace]
+problem: false
 info: Waiting time the critical path's imbalance causes, charged to the call paths on the path (Scalasca's critical_imbalance_impact).
 description: |
   Scalasca 2.6 (CriticalPath.pattern, CRITICAL_IMBALANCE_IMPACT): the

@@ -3,6 +3,7 @@ kind: property
 parent: null
 unit: s
 requires: [trace]
+problem: false
 info: Time on the critical path, the activities that determined the run time (Scalasca's critical_path).
 description: |
   Scalasca 2.6 (src/scout/generator/CriticalPath.pattern; Böhme et al., IPDPS 2012):

@@ -3,6 +3,7 @@ kind: property
 parent: performance_impact_criticalpath
 unit: s
 requires: [trace]
+problem: false
 info: The part of the critical path's activities each location executed itself (Scalasca's critical_path_activities).
 description: |
   Scalasca 2.6 (CriticalPath.pattern, CRITICAL_PATH_ACTIVITIES): for every call path

@@ -3,6 +3,7 @@ kind: property
 parent: critical_imbalance_impact
 unit: s
 requires: [trace]
+problem: false
 info: The part of the critical path's imbalance from call paths some locations never execute (Scalasca's inter_partition_imbalance).
 description: |
   Scalasca 2.6 (CriticalPath.pattern, INTER_PARTITION_IMBALANCE): the

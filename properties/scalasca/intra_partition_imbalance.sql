@@ -3,6 +3,7 @@ kind: property
 parent: critical_imbalance_impact
 unit: s
 requires: [trace]
+problem: false
 info: The part of the critical path's imbalance among locations that execute the same call paths (Scalasca's intra_partition_imbalance).
 description: |
   Scalasca 2.6 (remapping.spec, POSTDERIVED): critical_imbalance_impact -

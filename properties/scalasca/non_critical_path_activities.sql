@@ -3,6 +3,7 @@ kind: property
 parent: performance_impact
 unit: s
 requires: [trace]
+problem: false
 info: Time a location spends in a call path beyond the critical path's time there (Scalasca's non_critical_path_activities).
 description: |
   Scalasca 2.6 (CriticalPath.pattern, NON_CRITICAL_PATH_ACTIVITIES): local_s -

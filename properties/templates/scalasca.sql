@@ -2,7 +2,8 @@
     Import with: {% import 'templates/scalasca.sql' as scalasca with context %} -#}
 
 {#- The roots of Scalasca's metric tree (metric_tree, time_cube). -#}
-{% set metric_roots = ['time', 'visits', 'bytes', 'comms', 'syncs', 'critical_path', 'performance_impact'] %}
+{% set metric_roots = ['time', 'visits', 'bytes', 'comms', 'syncs', 'critical_path', 'performance_impact',
+                       'imbalance'] %}
 
 {#- A Scalasca collective or management wait-state metric: the rows of
     mpi_collective_wait_matches of that metric, summed per (call path,
