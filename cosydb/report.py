@@ -93,8 +93,9 @@ def run(
 ) -> dict:
     """Evaluate, store ``property_results`` (and ``property_catalog``, ``severity_cube``) and
     return the report as a dict: ``problems`` (the view ``problems``), ``results`` (the view
-    ``report_rows``: the rows listed), ``not_evaluable`` (reason -> properties) and
-    ``warnings``. ``baseline``: the sequential experiment (name or id) of the properties
+    ``report_rows``: the rows listed), ``critical_path`` (the view ``critical_path_summary``:
+    the critical path's activities, most time first), ``not_evaluable`` (reason ->
+    properties) and ``warnings``. ``baseline``: the sequential experiment (name or id) of the properties
     comparing two runs. With ``properties`` only their rows are replaced in
     ``property_results``. ``memory_limit`` and ``threads``: DuckDB's resources."""
     root = Path(db)
@@ -171,6 +172,7 @@ def run(
         bottleneck=f"{problems[0]['property']} at {problems[0]['place']}" if problems else None,
         problems=problems,
         results=decided["rows"],
+        critical_path=decided["critical_path"],
         not_evaluable=decided["not_evaluable"],
         warnings=warnings,
     )
@@ -198,7 +200,8 @@ def catalog_table(catalog: dict) -> pa.Table:
 
 def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table) -> dict:
     """The report's decisions, made by the views of sql/ over this evaluation: the ranked
-    ``problems``, the ``rows`` listed (``report_rows``) and what is ``not_evaluable``.
+    ``problems``, the ``rows`` listed (``report_rows``), the ``critical_path``'s activities
+    (``critical_path_summary``) and what is ``not_evaluable``.
 
     The views read the stored tables ``property_results`` and ``property_catalog`` (so that
     ``SELECT * FROM problems`` in the shell shows the last report's ranking); here this
@@ -215,6 +218,9 @@ def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table) -> dic
         rows = con.execute("""
             SELECT * EXCLUDE (experiment_id, position) FROM report_rows
             ORDER BY position, severity DESC NULLS LAST, callpath, region, location_id NULLS FIRST""").to_arrow_table()
+        critical_path = con.execute("""
+            SELECT * EXCLUDE (experiment_id, callpath_id) FROM critical_path_summary
+            ORDER BY on_path_s DESC, callpath""").to_arrow_table()
         not_evaluable = con.execute("""
             SELECT regexp_replace(status, '^not evaluable: ', '') AS reason, list(property ORDER BY property)
             FROM property_results WHERE status <> 'evaluated' GROUP BY status ORDER BY min(property)""").fetchall()
@@ -224,7 +230,12 @@ def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table) -> dic
     rows = rows.to_pylist()
     for row in rows:
         row["details"] = json.loads(row["details"]) if row["details"] else None
-    return dict(problems=problems.to_pylist(), rows=rows, not_evaluable=dict(not_evaluable))
+    return dict(
+        problems=problems.to_pylist(),
+        rows=rows,
+        critical_path=critical_path.to_pylist(),
+        not_evaluable=dict(not_evaluable),
+    )
 
 
 def cube(db: str | os.PathLike, experiment: str | None = None) -> dict:

@@ -114,6 +114,7 @@ def problems(
                 width,
             )
         )
+    lines += _critical_path(result, width, mode, wide, top=3)
     lines += _not_evaluable(result, width, show_all) + _warnings(result, width)
     lines.append(
         fit(
@@ -122,6 +123,34 @@ def problems(
             width,
         )
     )
+    return lines
+
+
+def _critical_path(result: dict, width: int, mode: str, wide: bool, top: int) -> list[str]:
+    """The critical path's length and its top activities (Scalasca's critical_path): where
+    shortening the work shortens the run."""
+    activities = result.get("critical_path") or []
+    if not activities:
+        return []
+    fit = (lambda text, w: text) if wide else _cut
+    lines = [
+        fit(
+            f"critical path: {value_text(activities[0]['path_s'], 's')}; its largest activities "
+            "(shortening them shortens the run):",
+            width,
+        )
+    ]
+    for a in activities[:top]:
+        lead = f"  {value_text(a['on_path_s'], 's'):>9}  {a['share']:>6.1%}  ranks {locations_text(a['locations'])}"
+        imbalance = f", of which imbalance {value_text(a['imbalance_s'], 's')}" if a["imbalance_s"] > 0 else ""
+        where = names.path(a["callpath"], mode)
+        lines.append(
+            fit(
+                f"{lead}{imbalance}  "
+                + (where if wide else names.fit(where, max(width - len(lead) - len(imbalance) - 2, 20))),
+                width,
+            )
+        )
     return lines
 
 

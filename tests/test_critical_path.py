@@ -163,3 +163,16 @@ def test_critical_path_imbalance_is_the_paths_excess_over_the_average(barrier):
         ("prog/main/work", 2): pytest.approx(100 * NS),
         ("prog/main", 2): pytest.approx((325 - 890 / 3) / 325 * 5 * NS),
     }
+
+
+def test_report_lists_the_paths_largest_activities(late_sender):
+    # the root-cause section of the report: the path's call paths, most time on it first
+    section = late_sender["critical_path"]
+    assert [(a["callpath"], round(a["on_path_s"] * 1e9, 6)) for a in section] == [
+        ("prog/main/work", 540),
+        ("prog/main/MPI_Recv", 100),
+        ("prog/main/MPI_Init", 10),
+    ]
+    work = section[0]
+    assert work["share"] == pytest.approx(540 / 650) and work["path_s"] == pytest.approx(650 * NS)
+    assert [(x["rank"], round(x["value"] * 1e9, 6)) for x in work["locations"]] == [(0, 490), (1, 50)]

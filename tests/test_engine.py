@@ -196,7 +196,15 @@ def test_report_cli_formats_and_errors(tmp_path):
     table = cosydb("report", db)
     assert table.returncode == 0 and "late_sender" in table.stdout and "bottleneck:" in table.stdout
     as_json = json.loads(cosydb("report", db, "--format", "json", "--property", "late_sender").stdout)
-    assert set(as_json) == {"experiment", "bottleneck", "problems", "results", "not_evaluable", "warnings"}
+    assert set(as_json) == {
+        "experiment",
+        "bottleneck",
+        "problems",
+        "results",
+        "critical_path",
+        "not_evaluable",
+        "warnings",
+    }
     assert {r["property"] for r in as_json["results"]} == {"late_sender"}
     assert as_json["results"][0]["value"] == pytest.approx(400e-9) and as_json["results"][0]["unit"] == "s"
     rows = list(csv.DictReader(cosydb("report", db, "--format", "csv").stdout.splitlines()))
