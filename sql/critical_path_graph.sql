@@ -33,6 +33,25 @@ start as (
     group by all
 ),
 
+-- the partner's point of every wait the path may leave at, and how it arrives there
+targets as (
+    select
+        d.experiment_id,
+        d.location_id,
+        d.seq,
+        d.kind,
+        t.location_id as next_location_id,
+        t.seq as next_seq,
+        t.split_pos as next_split,
+        case d.kind when 'LS' then 'LS_SEND' when 'LR' then 'LR_RECV' else 'COLL' end as next_how
+    from departures as d
+    join points as t
+        on d.experiment_id = t.experiment_id
+        and d.target_location_id = t.location_id
+        and d.target_seq = t.seq
+    where d.kind in ('LS', 'LR', 'COLL')
+),
+
 -- where the path may arrive, with how it arrives
 arrivals as (
     select distinct experiment_id, location_id, seq, split_pos, how from (
@@ -41,19 +60,13 @@ arrivals as (
         join start using (experiment_id, location_id)
         where p.kind = 'FINALIZE'
         union all
-        select t.experiment_id, t.location_id, t.seq, t.split_pos,
-            case d.kind when 'LS' then 'LS_SEND' when 'LR' then 'LR_RECV' else 'COLL' end
-        from departures as d
-        join points as t
-            on d.experiment_id = t.experiment_id
-            and d.target_location_id = t.location_id
-            and d.target_seq = t.seq
-        where d.kind in ('LS', 'LR', 'COLL')
+        select experiment_id, next_location_id, next_seq, next_split, next_how
+        from targets
         union all
         select experiment_id, location_id, seq, split_pos, kind
         from points
         where kind in ('OMPBAR', 'FORK')
-    )
+    ) as candidates
 ),
 
 -- each arrival's departure: the latest one before it on its location. Arriving
@@ -68,8 +81,6 @@ segments as (
         d.wait_s as from_wait_s,
         d.callpath_id as from_callpath_id,
         d.call_enter_s as from_s,
-        d.target_location_id,
-        d.target_seq,
         d.team_location_id,
         d.team_seq,
         d.barrier_index
@@ -83,16 +94,16 @@ segments as (
 
 -- from a departure to the arrivals it leads to
 successors as (
-    select s.experiment_id, s.location_id, s.seq, s.how, t.location_id as next_location_id, t.seq as next_seq,
-        case s.from_kind when 'LS' then 'LS_SEND' when 'LR' then 'LR_RECV' else 'COLL' end as next_how
+    select s.experiment_id, s.location_id, s.seq, s.how, t.next_location_id, t.next_seq, t.next_how
     from segments as s
-    join points as t
+    join targets as t
         on s.experiment_id = t.experiment_id
-        and s.target_location_id = t.location_id
-        and s.target_seq = t.seq
-    where s.from_kind in ('LS', 'LR', 'COLL')
+        and s.location_id = t.location_id
+        and s.from_seq = t.seq
+        and s.from_kind = t.kind
     union all
-    select s.experiment_id, s.location_id, s.seq, s.how, b.location_id, b.seq, 'OMPBAR'
+    select s.experiment_id, s.location_id, s.seq, s.how, b.location_id as next_location_id, b.seq as next_seq,
+        'OMPBAR'
     from segments as s
     join points as b
         on s.experiment_id = b.experiment_id
@@ -101,7 +112,8 @@ successors as (
         and s.barrier_index = b.barrier_index
     where s.from_kind = 'OMPBAR' and b.kind = 'OMPBAR' and b.wait_s = 0
     union all
-    select s.experiment_id, s.location_id, s.seq, s.how, f.location_id, f.seq, 'FORK'
+    select s.experiment_id, s.location_id, s.seq, s.how, f.location_id as next_location_id, f.seq as next_seq,
+        'FORK'
     from segments as s
     join points as f
         on s.experiment_id = f.experiment_id
