@@ -141,7 +141,9 @@ def _critical_path(result: dict, width: int, mode: str, wide: bool, top: int) ->
         )
     ]
     for a in activities[:top]:
-        lead = f"  {value_text(a['on_path_s'], 's'):>9}  {a['share']:>6.1%}  ranks {locations_text(a['locations'])}"
+        lead = (
+            f"  {value_text(a['on_path_s'], 's'):>9}  {a['path_share']:>6.1%}  ranks {locations_text(a['locations'])}"
+        )
         imbalance = f", of which imbalance {value_text(a['imbalance_s'], 's')}" if a["imbalance_s"] > 0 else ""
         where = names.path(a["callpath"], mode)
         lines.append(

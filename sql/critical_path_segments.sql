@@ -34,7 +34,7 @@ nodes as materialized (
             experiment_id, location_id, seq, how, split_pos, from_seq, from_kind, from_callpath_id, from_wait_s,
             from_split, from_s
         from graph
-    )
+    ) as arrivals
 ),
 
 -- (row comparisons: with the experiment_id equalities separate, DuckDB joins the
@@ -71,7 +71,7 @@ doubling (jump, reached, grew) as (
         select *, list_distinct(list_concat(reached, list_transform(reached, x -> jump[x]))) as now_reached
         from doubling
         where grew
-    )
+    ) as step
 ),
 
 on_path as (

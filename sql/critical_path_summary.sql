@@ -4,7 +4,7 @@
 -- critical_path), its share of the path's length, the part of it that is
 -- critical_path_imbalance (the path's excess over an average location there), and the
 -- locations carrying it, per (rank, thread), largest first.
--- Columns: callpath_id, callpath, on_path_s, share (of the path's length), imbalance_s,
+-- Columns: callpath_id, callpath, on_path_s, path_share (of the path's length), imbalance_s,
 -- path_s (the path's length, seconds), locations.
 with results as (
     select * from {{ ref('property_results') }}
@@ -46,7 +46,7 @@ select
     p.callpath_id,
     p.callpath,
     p.on_path_s,
-    p.on_path_s / sum(p.on_path_s) over (partition by p.experiment_id) as share,
+    p.on_path_s / sum(p.on_path_s) over (partition by p.experiment_id) as path_share,
     coalesce(i.imbalance_s, 0) as imbalance_s,
     sum(p.on_path_s) over (partition by p.experiment_id) as path_s,
     l.locations

@@ -137,13 +137,13 @@ collective_points as (
 ),
 
 synchronising as (
-    select p.*, target.location_id as target_location_id, target.end_seq as target_seq
+    select p.*, target_call.location_id as target_location_id, target_call.end_seq as target_seq
     from collective_points as p
-    join collectives as target
-        on p.experiment_id = target.experiment_id
-        and p.comm_id = target.comm_id
-        and p.instance_index = target.instance_index
-        and p.target_rank = target.comm_rank
+    join collectives as target_call
+        on p.experiment_id = target_call.experiment_id
+        and p.comm_id = target_call.comm_id
+        and p.instance_index = target_call.instance_index
+        and p.target_rank = target_call.comm_rank
     where case p.class
         when 'barrier' then true
         when 'n2n'

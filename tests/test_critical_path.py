@@ -174,5 +174,5 @@ def test_report_lists_the_paths_largest_activities(late_sender):
         ("prog/main/MPI_Init", 10),
     ]
     work = section[0]
-    assert work["share"] == pytest.approx(540 / 650) and work["path_s"] == pytest.approx(650 * NS)
+    assert work["path_share"] == pytest.approx(540 / 650) and work["path_s"] == pytest.approx(650 * NS)
     assert [(x["rank"], round(x["value"] * 1e9, 6)) for x in work["locations"]] == [(0, 490), (1, 50)]

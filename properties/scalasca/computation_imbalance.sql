@@ -49,7 +49,7 @@ computation as (
 averages as (
     select
         c.callpath_id,
-        c.in_parallel and run.with_openmp as parallel,
+        c.in_parallel and run.with_openmp as in_parallel,
         coalesce(sum(m.comp_s), 0)
         / any_value(case when c.in_parallel and run.with_openmp then run.threads else run.processes end)
             as average_s
@@ -65,9 +65,9 @@ cells as (
         t.location_id,
         a.average_s,
         coalesce(m.comp_s, 0) - a.average_s as difference_s,
-        t.thread = 0 or a.parallel as compared,
+        t.thread = 0 or a.in_parallel as compared,
         coalesce(p.executions, 0) as visits,
-        a.parallel or not run.with_openmp as in_scope,
+        a.in_parallel or not run.with_openmp as in_scope,
         run.threads as locations
     from averages as a
     cross join threads as t

@@ -13,5 +13,5 @@ diagnosis: |
   A single location does this work while the others wait: distribute it.
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
-{{ asl.sum_matches('(select callpath_id, location_id, average_s * (locations - 1) as value from ' ~ ref('computation_imbalance')
-                   ~ ' where by_visits and visitors = 1 and visits != 0)', 'value') }}
+{{ asl.sum_matches('(select callpath_id, location_id, average_s * (locations - 1) as value from '
+                   ~ ref('computation_imbalance') ~ ' where by_visits and visitors = 1 and visits != 0)', 'value') }}

@@ -15,6 +15,6 @@ diagnosis: |
   Locations doing the same work at different speeds: balance the work among them.
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
-{{ asl.sum_matches('(select callpath_id, location_id, coalesce(imbalance_impact_s, 0) - coalesce(inter_partition_s, 0) as value from '
-                   ~ ref('critical_imbalance_costs')
+{{ asl.sum_matches('(select callpath_id, location_id, coalesce(imbalance_impact_s, 0)'
+                   ~ ' - coalesce(inter_partition_s, 0) as value from ' ~ ref('critical_imbalance_costs')
                    ~ ' where coalesce(imbalance_impact_s, 0) - coalesce(inter_partition_s, 0) != 0)', 'value') }}
