@@ -95,8 +95,8 @@ def run(
     return the report as a dict: ``problems`` (the view ``problems``), ``results`` (the view
     ``report_rows``: the rows listed), ``critical_path`` (the view ``critical_path_summary``:
     the critical path's activities, most time first), ``not_evaluable`` (reason ->
-    properties) and ``warnings``. ``baseline``: the sequential experiment (name or id) of the properties
-    comparing two runs. With ``properties`` only their rows are replaced in
+    properties) and ``warnings``. ``baseline``: the sequential experiment (name or id) of
+    the properties comparing two runs. With ``properties`` only their rows are replaced in
     ``property_results``. ``memory_limit`` and ``threads``: DuckDB's resources."""
     root = Path(db)
     catalog = catalog_mod.load(properties_dirs)
