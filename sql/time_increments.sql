@@ -9,15 +9,14 @@
 -- OpenMP (TmapCacheHandler fork / join callbacks): each thread's fork time,
 -- max(0, E(parallel) - fork), and join time, max(0, join - L(parallel)), move
 -- from the call path enclosing the parallel region into the parallel region; the
--- forking thread's ThreadJoin records the time since its last region event. A
--- worker thread's map is cleared at every fork and at the end, so its increments
--- outside parallel regions, and after its last synchronisation point in a
--- region, do not count.
+-- forking thread's ThreadJoin records the time since its last region event.
+-- (time_map drops what Scalasca clears on worker threads.)
 --
 -- Columns: location_id, pos (2 * seq of the recording event; + 1 for the time a
 -- fork moves into the parallel region, which follows the FORK point), callpath_id,
 -- amount_s (seconds; negative where fork or join time leaves the enclosing call
--- path). Read by critical_path_segments and the critical-path properties.
+-- path).
+{{ config(materialized='table', partitioned=true) }}
 with experiments as (
     select experiment_id, global_offset, timer_resolution from {{ ref('experiments') }}
 ),
@@ -86,33 +85,6 @@ increments as (
     union all
     select experiment_id, location_id, 2 * leave_seq, callpath_id, join_move_s
     from parallel_regions
-),
-
-threads as (
-    select experiment_id, location_id, thread > 0 as is_worker from {{ ref('locations') }}
-),
-
--- a worker thread's increments with the synchronisation point ending their segment
--- (NULL: none)
-worker_segments as (
-    select i.*, s.kind as segment_end
-    from (select i.* from increments as i join threads as t using (experiment_id, location_id) where t.is_worker) as i
-    asof left join (
-        select experiment_id, location_id, split_pos, min(kind) as kind
-        from {{ ref('sync_points') }}
-        where kind in ('OMPBAR', 'FORK')
-        group by all
-    ) as s
-        on i.experiment_id = s.experiment_id
-        and i.location_id = s.location_id
-        and i.pos < s.split_pos
 )
 
-select i.experiment_id, i.location_id, i.pos, i.callpath_id, i.amount_s
-from increments as i
-join threads as t using (experiment_id, location_id)
-where not t.is_worker
-union all
-select experiment_id, location_id, pos, callpath_id, amount_s
-from worker_segments
-where segment_end != 'FORK'
+select experiment_id, location_id, pos, callpath_id, amount_s from increments
