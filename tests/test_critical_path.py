@@ -13,6 +13,12 @@ from conftest import NS, property_rows, report
 from cosydb.fixtures.generator import TraceBuilder
 
 
+def significant(result, prop, all_processes=True) -> dict:
+    """property_rows without the rounding residues below 1e-15 s that differences of times in
+    seconds leave (Scalasca's double arithmetic leaves them too)."""
+    return {k: v for k, v in property_rows(result, prop, all_processes).items() if abs(v) > 1e-15}
+
+
 @pytest.fixture(scope="module")
 def late_sender(tmp_path_factory):
     """Rank 0 computes until 500 and sends; rank 1 waits in MPI_Recv from 100 (Late Sender,
@@ -83,21 +89,16 @@ def test_activities_on_and_off_the_path(late_sender):
 def test_imbalance_impact_spreads_each_ranks_waiting_over_its_shortfall(late_sender):
     # rank 0 waits 650 - 650 = 0; rank 1 waits 650 - 300 = 350, all of it short of the path in
     # work (540 - 50 = 490): global(work) = 350, shared by the path's work 490 : 50
-    # (rank 1's MPI_Recv: 500 - 400 against 100 on the path, a rounding residue in seconds,
-    # below 1e-15 s, as Scalasca's double arithmetic leaves them too)
+    # (rank 1's MPI_Recv, 500 - 400 against 100 on the path, leaves a rounding residue)
     impact = {
         ("prog/main/work", 0): pytest.approx(350 * 490 / 540 * NS),
         ("prog/main/work", 1): pytest.approx(350 * 50 / 540 * NS),
     }
-
-    def rows(prop):
-        return {k: v for k, v in property_rows(late_sender, prop, all_processes=False).items() if v > 1e-15}
-
-    assert rows("critical_imbalance_impact") == impact
+    assert significant(late_sender, "critical_imbalance_impact", all_processes=False) == impact
     # every rank executes every call path of the path but rank 0 MPI_Recv: rank 1 has no
     # headroom (x / 0 in Scalasca's IEEE arithmetic), so there is no inter-partition imbalance
     assert property_rows(late_sender, "inter_partition_imbalance") == {}
-    assert rows("intra_partition_imbalance") == impact
+    assert significant(late_sender, "intra_partition_imbalance", all_processes=False) == impact
 
 
 def test_path_stays_on_the_last_rank_into_the_barrier(barrier):
@@ -176,3 +177,35 @@ def test_report_lists_the_paths_largest_activities(late_sender):
     work = section[0]
     assert work["path_share"] == pytest.approx(540 / 650) and work["path_s"] == pytest.approx(650 * NS)
     assert [(x["rank"], round(x["value"] * 1e9, 6)) for x in work["locations"]] == [(0, 490), (1, 50)]
+
+
+def test_a_balanced_run_has_a_path_but_no_imbalance(tmp_path):
+    """Two ranks doing the same work and meeting at a barrier at the same time: nobody
+    waits, so the path is one rank's run up to MPI_Finalize (a tie goes to the lowest rank)
+    and every imbalance metric is empty."""
+    b = TraceBuilder(2)
+    for rank in range(2):
+        with b[rank].open("main", 0, 200):
+            b[rank].region("MPI_Init", 0, 10)
+            b[rank].region("work", 10, 110)
+            b[rank].collective("MPI_Barrier", 110, 120)
+            b[rank].region("MPI_Finalize", 120, 200)
+    result = report(b, tmp_path)
+    assert property_rows(result, "critical_path", all_processes=False) == {
+        ("prog/main/MPI_Init", 0): pytest.approx(10 * NS),
+        ("prog/main/work", 0): pytest.approx(100 * NS),
+        ("prog/main/MPI_Barrier", 0): pytest.approx(10 * NS),
+    }
+    for metric in (
+        "critical_path_imbalance",
+        "critical_imbalance_impact",
+        "inter_partition_imbalance",
+        "intra_partition_imbalance",
+        "imbalance",
+    ):
+        assert significant(result, metric) == {}, metric
+    # off the path: only MPI_Finalize (80 ns on each rank; the path ends where it begins)
+    assert significant(result, "non_critical_path_activities", all_processes=False) == {
+        ("prog/main/MPI_Finalize", 0): pytest.approx(80 * NS),
+        ("prog/main/MPI_Finalize", 1): pytest.approx(80 * NS),
+    }
