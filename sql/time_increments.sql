@@ -10,7 +10,7 @@
 -- max(0, E(parallel) - fork), and join time, max(0, join - L(parallel)), move
 -- from the call path enclosing the parallel region into the parallel region; the
 -- forking thread's ThreadJoin records the time since its last region event.
--- (time_map drops what Scalasca clears on worker threads.)
+-- (cleared_increments lists what Scalasca clears on worker threads.)
 --
 -- Columns: location_id, pos (2 * seq of the recording event; + 1 for the time a
 -- fork moves into the parallel region, which follows the FORK point), callpath_id,

@@ -9,7 +9,7 @@ description: |
   Scalasca 2.6 (src/scout/generator/CriticalPath.pattern; Böhme et al., IPDPS 2012):
   per (call path, location), the exclusive time of the call path in the location's
   segments of the critical path (critical_path_segments): the time increments
-  (time_map) with from_split <= pos < to_split, less, at the segment's
+  (time_increments but cleared_increments) with from_split <= pos < to_split, less, at the segment's
   departure call, that call's waiting time (min(from_wait_s, its time in the
   segment)); over all processes the path's time in the call path. CONDITION value
   > 0, CONFIDENCE 1, SEVERITY value / Duration(RankBasis, e). The sum over all call
@@ -30,7 +30,8 @@ with segments as (
 -- is on the path once at a time, so its segments do not overlap
 segment_times as (
     select s.location_id, s.segment, i.callpath_id, sum(i.amount_s) as time_s
-    from {{ ref('time_map') }} as i
+    from {{ ref('time_increments') }} as i
+    anti join {{ ref('cleared_increments') }} as c using (location_id, pos, callpath_id)
     asof join segments as s
         on i.location_id = s.location_id
         and i.pos >= s.from_split

@@ -9,7 +9,7 @@ description: |
   Scalasca 2.6 (CriticalPath.pattern, CRITICALPATH_FINISHED): on_path_s, the
   location's critical_path value (lcp); path_s, the critical path's time in the call
   path over all locations (gcp); local_s, the location's time in the call path less
-  its waiting there (mLocalTimeProfile): the sum of its time_map increments less
+  its waiting there (mLocalTimeProfile): the sum of its time_increments (but cleared_increments) less
   min(that sum, the wait_s of its synchronisation points in the call path). Rows:
   every location (CPU threads) with every call path on the path, and every call path
   a location spent time in. Scalasca keeps a location's time map in 128 entries
@@ -32,8 +32,9 @@ path as (
 ),
 
 times as (
-    select location_id, callpath_id, sum(amount_s) as time_s
-    from {{ ref('time_map') }}
+    select i.location_id, i.callpath_id, sum(i.amount_s) as time_s
+    from {{ ref('time_increments') }} as i
+    anti join {{ ref('cleared_increments') }} as c using (location_id, pos, callpath_id)
     group by all
 ),
 
