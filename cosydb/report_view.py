@@ -144,7 +144,9 @@ def _critical_path(result: dict, width: int, mode: str, wide: bool, top: int) ->
         lead = (
             f"  {value_text(a['on_path_s'], 's'):>9}  {a['path_share']:>6.1%}  ranks {locations_text(a['locations'])}"
         )
-        imbalance = f", of which imbalance {value_text(a['imbalance_s'], 's')}" if a["imbalance_s"] > 0 else ""
+        # an imbalance below 0.1 % of the activity is a rounding residue, not a finding
+        shown = a["imbalance_s"] >= 1e-3 * a["on_path_s"]
+        imbalance = f", of which imbalance {value_text(a['imbalance_s'], 's')}" if shown else ""
         where = names.path(a["callpath"], mode)
         lines.append(
             fit(
