@@ -15,15 +15,6 @@ diagnosis: Not a problem by itself; see omp_idle_threads and openmp_non_parallel
 ---#}
 with masters as (
     select location_id from {{ ref('locations') }} where location_type = 'CPU_THREAD' and thread = 0
-),
-
--- call paths of parallel regions and everything below them
-parallel_paths as (
-    select distinct a.descendant_id as callpath_id
-    from {{ ref('callpath_ancestors') }} as a
-    join {{ ref('callpaths') }} as c on a.ancestor_id = c.callpath_id
-    join {{ ref('region_classes') }} as k on c.region_id = k.region_id
-    where k.omp_class = 'parallel'
 )
 
 select callpath_id, location_id, sum(time_s) as time_s
@@ -35,5 +26,5 @@ from (
     where parent_callpath_id is not null
 )
 where location_id in (select location_id from masters)
-    and callpath_id not in (select callpath_id from parallel_paths)
+    and callpath_id not in (select callpath_id from {{ ref('parallel_callpaths') }})
 group by all

@@ -9,8 +9,8 @@ info: Every location's computation per call path against the average (Scalasca's
 description: |
   Scalasca 2.6's remapper (CubeLib cube_remap2, remap2_calls.cpp, hard-coded there):
   average_s = the call path's comp (time_leaves) over all locations divided by the
-  number of processes, or, for a call path in an OpenMP parallel region (the region
-  or a caller is one) of a run with OpenMP, by the number of threads; difference_s =
+  number of processes, or, for a call path in an OpenMP parallel region
+  (parallel_callpaths) of a run with OpenMP, by the number of threads; difference_s =
   the location's comp there - average_s. compared: the location counts (a process's
   master thread, or any thread in a parallel region of a run with OpenMP). visits:
   the location's executions of the call path; visitors: the locations that executed
@@ -20,12 +20,8 @@ description: |
 diagnosis: Not a problem by itself; see imbalance.
 ---#}
 with call_paths as (
-    select c.callpath_id, bool_or(k.omp_class = 'parallel') as in_parallel
+    select c.callpath_id, c.callpath_id in (select callpath_id from {{ ref('parallel_callpaths') }}) as in_parallel
     from {{ ref('callpaths') }} as c
-    join {{ ref('callpath_ancestors') }} as a on c.callpath_id = a.descendant_id
-    join {{ ref('callpaths') }} as up on a.ancestor_id = up.callpath_id
-    join {{ ref('region_classes') }} as k on up.region_id = k.region_id
-    group by all
 ),
 
 run as (
