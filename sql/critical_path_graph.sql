@@ -12,7 +12,8 @@
 -- (LR), the collective's target rank (COLL), every team thread that did not wait
 -- at the barrier (OMPBAR), the forking thread (FORK).
 --
--- Columns: location_id, seq, how, split_pos of the arrival; from_seq, from_kind,
+-- Columns: location_id, seq, how, split_pos, callpath_id and call_enter_s (the
+-- call holding it, its Enter) of the arrival; from_seq, from_kind,
 -- from_callpath_id, from_wait_s, from_split, from_s of its departure (as
 -- sync_points: the call holding it, its waiting time and Enter); next_location_id,
 -- next_seq, next_how: one row per successor (NULL at MPI_Init).
@@ -43,6 +44,8 @@ targets as (
         t.location_id as next_location_id,
         t.seq as next_seq,
         t.split_pos as next_split,
+        t.callpath_id as next_callpath_id,
+        t.call_enter_s as next_s,
         case d.kind when 'LS' then 'LS_SEND' when 'LR' then 'LR_RECV' else 'COLL' end as next_how
     from departures as d
     join points as t
@@ -54,16 +57,16 @@ targets as (
 
 -- where the path may arrive, with how it arrives
 arrivals as (
-    select distinct experiment_id, location_id, seq, split_pos, how from (
-        select p.experiment_id, p.location_id, p.seq, p.split_pos, 'FINALIZE' as how
+    select distinct experiment_id, location_id, seq, split_pos, how, callpath_id, call_enter_s from (
+        select p.experiment_id, p.location_id, p.seq, p.split_pos, 'FINALIZE' as how, p.callpath_id, p.call_enter_s
         from points as p
         join start using (experiment_id, location_id)
         where p.kind = 'FINALIZE'
         union all
-        select experiment_id, next_location_id, next_seq, next_split, next_how
+        select experiment_id, next_location_id, next_seq, next_split, next_how, next_callpath_id, next_s
         from targets
         union all
-        select experiment_id, location_id, seq, split_pos, kind
+        select experiment_id, location_id, seq, split_pos, kind, callpath_id, call_enter_s
         from points
         where kind in ('OMPBAR', 'FORK')
     ) as candidates
@@ -128,6 +131,8 @@ select
     s.seq,
     s.how,
     s.split_pos,
+    s.callpath_id,
+    s.call_enter_s,
     s.from_seq,
     s.from_kind,
     s.from_callpath_id,

@@ -31,8 +31,8 @@ nodes as materialized (
         *
     from (
         select distinct
-            experiment_id, location_id, seq, how, split_pos, from_seq, from_kind, from_callpath_id, from_wait_s,
-            from_split, from_s
+            experiment_id, location_id, seq, how, split_pos, callpath_id, call_enter_s, from_seq, from_kind,
+            from_callpath_id, from_wait_s, from_split, from_s
         from graph
     ) as arrivals
 ),
@@ -97,20 +97,12 @@ segments as (
     select n.*
     from nodes as n
     where n.node in (select node from on_path union select node from branches)
-),
-
--- the call holding each arrival point
-arrival_calls as (
-    select experiment_id, location_id, seq, split_pos, any_value(callpath_id) as callpath_id,
-        any_value(call_enter_s) as call_enter_s
-    from {{ ref('sync_points') }}
-    group by all
 )
 
 select
     s.experiment_id,
     s.location_id,
-    row_number() over (partition by s.experiment_id order by c.call_enter_s desc, s.location_id asc) as segment,
+    row_number() over (partition by s.experiment_id order by s.call_enter_s desc, s.location_id asc) as segment,
     s.from_seq,
     s.from_kind,
     s.from_callpath_id,
@@ -119,12 +111,7 @@ select
     s.from_s,
     s.seq as to_seq,
     s.how as to_kind,
-    c.callpath_id as to_callpath_id,
+    s.callpath_id as to_callpath_id,
     s.split_pos as to_split,
-    c.call_enter_s as to_s
+    s.call_enter_s as to_s
 from segments as s
-join arrival_calls as c
-    on s.experiment_id = c.experiment_id
-    and s.location_id = c.location_id
-    and s.seq = c.seq
-    and s.split_pos = c.split_pos
