@@ -143,6 +143,13 @@ def test_bad_property_files_are_reported_with_their_path(tmp_path):
     (bad / "broken.sql").write_text("{#---\nlike: broken\ninfo: i\n---#}\nselect 1")
     with pytest.raises(CosyError, match="broken.sql: like: chain is circular"):
         catalog.load([tmp_path / "props"])
+    header = "{#---\nkind: property\nparent: null\nunit: s\ninfo: i\ndescription: d\ndiagnosis: g\n"
+    (bad / "broken.sql").write_text(header + "sums: children\n---#}\nselect 1")
+    with pytest.raises(CosyError, match="broken.sql: sums: children is for a category"):
+        catalog.load([tmp_path / "props"])
+    (bad / "broken.sql").write_text(header + "problem: true\n---#}\nselect 1")
+    with pytest.raises(CosyError, match="broken.sql: problem: takes only false"):
+        catalog.load([tmp_path / "props"])
 
 
 def test_like_takes_the_header_of_another_entry(tmp_path):
