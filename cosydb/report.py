@@ -94,7 +94,9 @@ def run(
     """Evaluate, store ``property_results`` (and ``property_catalog``, ``severity_cube``) and
     return the report as a dict: ``problems`` (the view ``problems``), ``results`` (the view
     ``report_rows``: the rows listed), ``critical_path`` (the view ``critical_path_summary``:
-    the critical path's activities, most time first), ``not_evaluable`` (reason ->
+    the critical path's activities, most time first), ``root_causes`` (the view
+    ``root_cause_summary``: per class of wait state, the call paths and locations whose
+    delay caused it, largest first), ``not_evaluable`` (reason ->
     properties) and ``warnings``. ``baseline``: the sequential experiment (name or id) of
     the properties comparing two runs. With ``properties`` only their rows are replaced in
     ``property_results``. ``memory_limit`` and ``threads``: DuckDB's resources."""
@@ -173,6 +175,7 @@ def run(
         problems=problems,
         results=decided["rows"],
         critical_path=decided["critical_path"],
+        root_causes=decided["root_causes"],
         not_evaluable=decided["not_evaluable"],
         warnings=warnings,
     )
@@ -201,7 +204,8 @@ def catalog_table(catalog: dict) -> pa.Table:
 def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table) -> dict:
     """The report's decisions, made by the views of sql/ over this evaluation: the ranked
     ``problems``, the ``rows`` listed (``report_rows``), the ``critical_path``'s activities
-    (``critical_path_summary``) and what is ``not_evaluable``.
+    (``critical_path_summary``), the ``root_causes`` of the waiting (``root_cause_summary``)
+    and what is ``not_evaluable``.
 
     The views read the stored tables ``property_results`` and ``property_catalog`` (so that
     ``SELECT * FROM problems`` in the shell shows the last report's ranking); here this
@@ -221,6 +225,9 @@ def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table) -> dic
         critical_path = con.execute("""
             SELECT * EXCLUDE (experiment_id, callpath_id) FROM critical_path_summary
             ORDER BY on_path_s DESC, callpath""").to_arrow_table()
+        root_causes = con.execute("""
+            SELECT * EXCLUDE (experiment_id, callpath_id, location_id) FROM root_cause_summary
+            ORDER BY class_index, cause_index""").to_arrow_table()
         not_evaluable = con.execute("""
             SELECT regexp_replace(status, '^not evaluable: ', '') AS reason, list(property ORDER BY property)
             FROM property_results WHERE status <> 'evaluated' GROUP BY status ORDER BY min(property)""").fetchall()
@@ -234,6 +241,7 @@ def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table) -> dic
         problems=problems.to_pylist(),
         rows=rows,
         critical_path=critical_path.to_pylist(),
+        root_causes=root_causes.to_pylist(),
         not_evaluable=dict(not_evaluable),
     )
 

@@ -114,6 +114,7 @@ def problems(
                 width,
             )
         )
+    lines += _root_causes(result, width, mode, wide, classes=2, top=3)
     lines += _critical_path(result, width, mode, wide, top=3)
     lines += _not_evaluable(result, width, show_all) + _warnings(result, width)
     lines.append(
@@ -123,6 +124,42 @@ def problems(
             width,
         )
     )
+    return lines
+
+
+#: The wait states each delay class explains, as the report names them.
+_WAIT_CLASSES = {
+    "latesender": "Late Sender",
+    "latereceiver": "Late Receiver",
+    "barrier": "waiting in barriers",
+    "n2n": "waiting in N-to-N collectives",
+    "12n": "Late Broadcast (1-to-N)",
+    "n21": "Early Reduce (N-to-1)",
+    "ompbarrier": "waiting in OpenMP barriers",
+    "ompidle": "idle OpenMP threads",
+}
+
+
+def _root_causes(result: dict, width: int, mode: str, wide: bool, classes: int, top: int) -> list[str]:
+    """The wait states most explained by delay costs (Scalasca's delay_*) and, for each, the
+    call paths and locations whose extra time caused them: where balancing the work removes
+    the waiting elsewhere."""
+    causes = [c for c in result.get("root_causes") or [] if c["class_index"] <= classes]
+    if not causes:
+        return []
+    fit = (lambda text, w: text) if wide else _cut
+    lines = [fit("root causes: the time that made others wait (delay; long-term: through waits it caused)", width)]
+    for c in causes:
+        if c["cause_index"] == 1:
+            waited = f"{value_text(c['waited_s'], 's')} waited, " if c["waited_s"] else ""
+            lines.append(fit(f"  {_WAIT_CLASSES.get(c['class'], c['class'])}: {waited}caused by", width))
+        if c["cause_index"] > top:
+            continue
+        thread = f":{c['thread']}" if c["thread"] else ""
+        long_term = f" (long-term {value_text(c['long_term_s'], 's')})" if c["long_term_s"] else ""
+        lead = f"    {value_text(c['cause_s'], 's'):>9}  rank {c['rank']}{thread}{long_term}  "
+        where = names.path(c["callpath"], mode)
+        lines.append(fit(lead + (where if wide else names.fit(where, max(width - len(lead), 20))), width))
     return lines
 
 

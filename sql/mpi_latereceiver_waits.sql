@@ -21,6 +21,7 @@
 -- many of its sends the call completed with L(Scmp) > E(Rreq).
 -- Read by the Scalasca pattern mpi_latereceiver_matches and by
 -- mpi_summary.idle_time_s.
+{{ config(materialized='table') }}
 with messages as (
     select * from {{ ref('messages') }}
     where send_seq is not null and recv_seq is not null

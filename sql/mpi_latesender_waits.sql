@@ -16,6 +16,7 @@
 -- send_seq, send_time, recv_seq; messages: how many messages the call completed.
 -- Read by the Scalasca pattern mpi_latesender_matches and by
 -- mpi_summary.idle_time_s.
+{{ config(materialized='table') }}
 with messages as (
     select * from {{ ref('messages') }}
     where send_seq is not null and recv_seq is not null

@@ -38,8 +38,30 @@
 -- partner's point of the same operation), team_location_id / team_seq /
 -- barrier_index (OMPBAR, FORK: the team's forking thread and fork event, and
 -- which barrier of the team).
+-- For the delay analysis (SynchpointInfo, src/scout/scout_types.h): total_s,
+-- the call's time L - E (FORK: the thread's fork idle time, max(0, E - fork));
+-- completion_s, the part of the call after
+-- the synchronisation (LS: max(0, L(recv call) - L(send call)); LS_SEND:
+-- max(0, L(send call) - L(recv call)); LR: L(send call) - L(recv posting call) if
+-- that is <= 0, else 0, Scalasca's sign (MPI.pattern, MPI_LATERECEIVER); LR_RECV:
+-- max(0, L(posting call) - L(send call)); COLL, INIT, FINALIZE:
+-- max(0, L - max(earliest L, min(target's begin, L))), earliest over the
+-- synchronising ranks, on 1-to-N the waiting ones; OMPBAR: 0; FORK: E - the
+-- team's earliest E); partner_ranks, the MPI ranks
+-- it synchronises with (SynchpointHandler's sync ranks: the partner of LS and LR
+-- points, every rank at INIT and FINALIZE, every synchronising rank of a barrier
+-- or N-to-N, the root's partners at 1-to-N and N-to-1 and the root for the
+-- others); coll_class (barrier, n2n, 12n, n21), comm_id and instance_index of a
+-- COLL point's collective instance; point_index, the point's ordinal on its
+-- location (1, 2, ... in event order); waits_to_s, the location's waiting at its
+-- points up to and including this one (seconds).
+{{ config(materialized='table') }}
 with experiments as (
     select experiment_id, global_offset, timer_resolution from {{ ref('experiments') }}
+),
+
+ranks as (
+    select experiment_id, location_id, rank from {{ ref('locations') }}
 ),
 
 instances as (
@@ -61,10 +83,10 @@ management as (
     qualify row_number() over (partition by i.experiment_id, i.location_id, kind order by i.enter_seq) = 1
 ),
 
-latest_finalize as (
-    select experiment_id, max(enter_s) as latest_enter_s
+management_bounds as (
+    select experiment_id, kind, max(enter_s) as latest_enter_s, min(leave_s) as earliest_leave_s,
+        list(rank order by rank) as all_ranks
     from management
-    where kind = 'FINALIZE'
     group by all
 ),
 
@@ -129,16 +151,20 @@ collective_points as (
         t.target_rank,
         t.target_begin_s,
         t.root_begin_s,
+        root.rank as root_global_rank,
         bool_or(c.bytes_received > 0 and c.begin_s < t.root_begin_s)
             over (partition by c.experiment_id, c.comm_id, c.instance_index)
             as someone_waits_for_root
     from collectives as c
     join collective_targets as t using (experiment_id, comm_id, instance_index)
+    left join ranks as root on c.experiment_id = root.experiment_id and c.root_location_id = root.location_id
 ),
 
 synchronising as (
-    select p.*, target_call.location_id as target_location_id, target_call.end_seq as target_seq
+    select
+        p.*, r.rank, target_call.location_id as target_location_id, target_call.end_seq as target_seq
     from collective_points as p
+    join ranks as r using (experiment_id, location_id)
     join collectives as target_call
         on p.experiment_id = target_call.experiment_id
         and p.comm_id = target_call.comm_id
@@ -157,87 +183,144 @@ synchronising as (
     end
 ),
 
+-- MpiCommunicationHandler (MCH): the completion time's earliest end is over the
+-- synchronising ranks, on 1-to-N over those waiting for the root
+synchronised as (
+    select s.*, i.earliest_end_s, i.synchronising_ranks
+    from synchronising as s
+    join (
+        select
+            experiment_id,
+            comm_id,
+            instance_index,
+            min(end_s) filter (where not (class = '12n' and comm_rank = root_rank)) as earliest_end_s,
+            list(rank order by rank) as synchronising_ranks
+        from synchronising
+        group by all
+    ) as i using (experiment_id, comm_id, instance_index)
+),
+
 late_senders as (
-    select w.*, m.send_call_callpath_id, m.send_call_enter_time
+    select
+        w.*,
+        m.send_call_callpath_id,
+        (m.send_call_enter_time - x.global_offset) / x.timer_resolution as send_call_enter_s,
+        (m.send_call_leave_time - x.global_offset) / x.timer_resolution as send_call_leave_s,
+        (m.recv_call_leave_time - x.global_offset) / x.timer_resolution as recv_call_leave_s
     from {{ ref('mpi_latesender_waits') }} as w
     join {{ ref('messages') }} as m
         on w.experiment_id = m.experiment_id
         and w.send_location_id = m.send_location_id
         and w.send_seq = m.send_seq
+    join experiments as x on w.experiment_id = x.experiment_id
 ),
 
 late_receivers as (
-    select w.experiment_id, w.location_id, w.callpath_id, w.idle_s, m.*
-    exclude (experiment_id)
+    select
+        w.experiment_id,
+        w.location_id,
+        w.callpath_id,
+        w.idle_s,
+        m.* exclude (experiment_id),
+        (m.send_complete_call_enter_time - x.global_offset) / x.timer_resolution as send_complete_call_enter_s,
+        (m.send_complete_call_leave_time - x.global_offset) / x.timer_resolution as send_complete_call_leave_s,
+        (m.recv_post_call_enter_time - x.global_offset) / x.timer_resolution as recv_post_call_enter_s,
+        (m.recv_post_call_leave_time - x.global_offset) / x.timer_resolution as recv_post_call_leave_s
     from {{ ref('mpi_latereceiver_waits') }} as w
     join {{ ref('messages') }} as m
         on w.experiment_id = m.experiment_id
         and w.location_id = m.send_location_id
         and w.send_seq = m.send_seq
+    join experiments as x on w.experiment_id = x.experiment_id
 ),
 
 parallel_regions as (
-    select p.*, i.callpath_id, i.enter_s
+    select
+        p.*,
+        i.callpath_id,
+        i.enter_s,
+        greatest(0, i.enter_s - (p.fork_time - x.global_offset) / x.timer_resolution) as fork_idle_s,
+        i.enter_s - min(i.enter_s) over (partition by p.experiment_id, p.fork_location_id, p.fork_seq)
+            as late_start_s
     from {{ ref('parallel_instances') }} as p
+    join experiments as x using (experiment_id)
     join instances as i using (experiment_id, location_id, enter_seq)
 ),
+
 
 points as (
     select
         m.experiment_id, m.location_id, m.leave_seq as seq, 2 * m.leave_seq - 1 as split_pos, m.kind,
-        case when m.kind = 'FINALIZE' then greatest(0, least(f.latest_enter_s, m.leave_s) - m.enter_s) else 0 end
+        case when m.kind = 'FINALIZE' then greatest(0, least(b.latest_enter_s, m.leave_s) - m.enter_s) else 0 end
             as wait_s,
         m.callpath_id, m.enter_s as call_enter_s,
         null::bigint as target_location_id, null::bigint as target_seq,
-        null::bigint as team_location_id, null::bigint as team_seq, null::bigint as barrier_index
+        null::bigint as team_location_id, null::bigint as team_seq, null::bigint as barrier_index,
+        m.leave_s - m.enter_s as total_s,
+        greatest(0, m.leave_s - greatest(b.earliest_leave_s, least(b.latest_enter_s, m.leave_s))) as completion_s,
+        b.all_ranks as partner_ranks,
+        null::varchar as coll_class, null::bigint as comm_id, null::bigint as instance_index
     from management as m
-    join latest_finalize as f using (experiment_id)
+    join management_bounds as b using (experiment_id, kind)
 
     union all
 
     select
         experiment_id, location_id, end_seq, 2 * end_seq, 'COLL',
         greatest(0, least(target_begin_s, end_s) - begin_s),
-        call_callpath_id, call_enter_s, target_location_id, target_seq, null, null, null
-    from synchronising
+        call_callpath_id, call_enter_s, target_location_id, target_seq, null, null, null,
+        call_leave_s - call_enter_s,
+        greatest(0, end_s - greatest(earliest_end_s, least(target_begin_s, end_s))),
+        case
+            when class in ('barrier', 'n2n') then synchronising_ranks
+            when comm_rank = root_rank then list_filter(synchronising_ranks, x -> x != rank)
+            else [root_global_rank]
+        end,
+        class, comm_id, instance_index
+    from synchronised
 
     union all
 
     select
         w.experiment_id, w.location_id, w.recv_seq, 2 * w.recv_seq, 'LS', w.idle_s, w.callpath_id,
-        i.enter_s, w.send_location_id, w.send_seq, null, null, null
+        i.enter_s, w.send_location_id, w.send_seq, null, null, null,
+        i.leave_s - i.enter_s, greatest(0, i.leave_s - w.send_call_leave_s), [r.rank], null, null, null
     from late_senders as w
     join instances as i
         on w.experiment_id = i.experiment_id
         and w.location_id = i.location_id
         and w.recv_call_enter_seq = i.enter_seq
+    join ranks as r on w.experiment_id = r.experiment_id and w.send_location_id = r.location_id
 
     union all
 
     select distinct
         w.experiment_id, w.send_location_id, w.send_seq, 2 * w.send_seq, 'LS_SEND', 0,
-        w.send_call_callpath_id, (w.send_call_enter_time - x.global_offset) / x.timer_resolution,
-        null, null, null, null, null
+        w.send_call_callpath_id, w.send_call_enter_s, null, null, null, null, null,
+        w.send_call_leave_s - w.send_call_enter_s, greatest(0, w.send_call_leave_s - w.recv_call_leave_s),
+        [r.rank], null, null, null
     from late_senders as w
-    join experiments as x using (experiment_id)
+    join ranks as r using (experiment_id, location_id)
 
     union all
 
     select
         w.experiment_id, w.location_id, w.send_complete_seq, 2 * w.send_complete_seq, 'LR', w.idle_s,
-        w.callpath_id, (w.send_complete_call_enter_time - x.global_offset) / x.timer_resolution,
-        w.recv_location_id, w.recv_post_seq, null, null, null
+        w.callpath_id, w.send_complete_call_enter_s, w.recv_location_id, w.recv_post_seq, null, null, null,
+        w.send_complete_call_leave_s - w.send_complete_call_enter_s,
+        least(0, w.send_complete_call_leave_s - w.recv_post_call_leave_s), [r.rank], null, null, null
     from late_receivers as w
-    join experiments as x using (experiment_id)
+    join ranks as r on w.experiment_id = r.experiment_id and w.recv_location_id = r.location_id
 
     union all
 
     select
         w.experiment_id, w.recv_location_id, w.recv_post_seq, 2 * w.recv_post_seq, 'LR_RECV', 0,
-        w.recv_post_call_callpath_id, (w.recv_post_call_enter_time - x.global_offset) / x.timer_resolution,
-        null, null, null, null, null
+        w.recv_post_call_callpath_id, w.recv_post_call_enter_s, null, null, null, null, null,
+        w.recv_post_call_leave_s - w.recv_post_call_enter_s,
+        greatest(0, w.recv_post_call_leave_s - w.send_complete_call_leave_s), [r.rank], null, null, null
     from late_receivers as w
-    join experiments as x using (experiment_id)
+    join ranks as r using (experiment_id, location_id)
     anti join late_senders as s
         on w.experiment_id = s.experiment_id
         and w.recv_location_id = s.location_id
@@ -248,7 +331,8 @@ points as (
     select
         b.experiment_id, b.location_id, i.leave_seq, 2 * i.leave_seq - 1, 'OMPBAR',
         greatest(0, b.latest_enter_time::bigint - b.enter_time::bigint) / x.timer_resolution,
-        b.callpath_id, i.enter_s, null, null, b.fork_location_id, b.fork_seq, b.barrier_index
+        b.callpath_id, i.enter_s, null, null, b.fork_location_id, b.fork_seq, b.barrier_index,
+        i.leave_s - i.enter_s, 0, [], null, null, null
     from {{ ref('omp_barrier_instances') }} as b
     join experiments as x using (experiment_id)
     join instances as i using (experiment_id, location_id, enter_seq)
@@ -257,8 +341,13 @@ points as (
 
     select
         experiment_id, location_id, enter_seq, 2 * enter_seq + 1, 'FORK', 0, callpath_id, enter_s,
-        null, null, fork_location_id, fork_seq, null
+        null, null, fork_location_id, fork_seq, null, fork_idle_s, late_start_s, [], null, null, null
     from parallel_regions
 )
 
-select * from points
+select
+    *,
+    row_number() over location_order as point_index,
+    sum(wait_s) over location_order as waits_to_s
+from points
+window location_order as (partition by experiment_id, location_id order by seq rows unbounded preceding)

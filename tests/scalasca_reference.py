@@ -100,31 +100,62 @@ TIME_MAP_METRICS = frozenset(
         "performance_impact",
     }
 )
+#: Metrics built on the time maps of synchronisation intervals (delay_shares): scout
+#: caps these maps the same way, so they lose small cells where an interval the delay
+#: analysis compares holds more call paths.
+DELAY_METRICS = frozenset(
+    [
+        f"delay_{c}{t}"
+        for c in ("latesender", "latereceiver", "barrier", "n2n", "12n", "n21", "ompbarrier", "ompidle")
+        for t in ("", "_longterm", "_aggregate")
+    ]
+    + ["delay", "delay_mpi", "delay_p2p", "delay_collective", "delay_omp"]
+    + [f"mpi_wait_{k}" for k in ("propagating", "terminal", "direct", "indirect")]
+    + [f"mpi_wait_{k}_{c}" for k in ("propagating", "terminal") for c in ("ls", "lr")]
+    + [f"mpi_wait_{k}_{c}" for k in ("direct", "indirect") for c in ("latesender", "latereceiver")]
+    + ["waitstates_propagating_vs_terminal", "waitstates_direct_vs_indirect"]
+)
 TIME_MAP_CAPACITY = 128
 #: A difference of two of them is compared on the scale of its operands.
 DIFFERENCES = {"intra_partition_imbalance": ("critical_imbalance_impact", "inter_partition_imbalance")}
 
 
-def time_map_overflows(db: Path) -> bool:
-    """Whether some location of experiment 1 spent time in more call paths than scout's time map holds."""
+def time_map_overflows(db: Path) -> frozenset:
+    """The metrics whose scout time maps overflow on experiment 1: TIME_MAP_METRICS where a
+    location spent time in more call paths than a time map holds, DELAY_METRICS where a
+    synchronisation interval of the delay analysis does."""
     con = database.connect(db)
     try:
         (most,) = con.execute(
             "SELECT max(n) FROM (SELECT count(DISTINCT callpath_id) AS n FROM region_instances"
             " WHERE experiment_id = 1 GROUP BY location_id)"
         ).fetchone()
+        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["delay_resolutions"])
+        (most_in_interval,) = evaluation.query("""
+            WITH intervals AS (
+                SELECT delayer_location_id AS l, group_from_index AS a, delayer_index AS b
+                FROM {{ ref('delay_resolutions') }}
+                UNION SELECT delayer_location_id, delayer_from_index, delayer_index FROM {{ ref('delay_resolutions') }}
+                UNION SELECT location_id, waiter_from_index, point_index FROM {{ ref('delay_resolutions') }})
+            SELECT coalesce(max(n), 0) FROM (
+                SELECT count(DISTINCT t.callpath_id) AS n FROM intervals AS i
+                JOIN {{ ref('sync_interval_times') }} AS t
+                    ON t.location_id = i.l AND t.point_index > i.a AND t.point_index <= i.b
+                GROUP BY i.l, i.a, i.b)""").fetchone()
     finally:
         con.close()
-    return most > TIME_MAP_CAPACITY
+    return (TIME_MAP_METRICS if most > TIME_MAP_CAPACITY else frozenset()) | (
+        DELAY_METRICS if most_in_interval > TIME_MAP_CAPACITY else frozenset()
+    )
 
 
-def split_by_time_map(ours: dict, theirs: dict) -> tuple[list, list]:
-    """(cells of the other metrics that disagree, metrics of TIME_MAP_METRICS whose totals
+def split_by_time_map(ours: dict, theirs: dict, overflowing: frozenset) -> tuple[list, list]:
+    """(cells of the other metrics that disagree, metrics of ``overflowing`` whose totals
     differ by more than 0.5 % of the reference's absolute cell sum, or its operands' for a
-    difference): the comparison where scout's time map overflowed."""
-    exact = [d for d in disagreements(ours, theirs) if d[0][0] not in TIME_MAP_METRICS]
+    difference): the comparison where scout's time maps overflowed."""
+    exact = [d for d in disagreements(ours, theirs) if d[0][0] not in overflowing]
     totals = []
-    for metric in sorted(TIME_MAP_METRICS):
+    for metric in sorted(overflowing):
         mine = sum(v for k, v in ours.items() if k[0] == metric)
         reference = sum(v for k, v in theirs.items() if k[0] == metric)
         scale = sum(abs(v) for k, v in theirs.items() if k[0] in DIFFERENCES.get(metric, (metric,)))

@@ -209,6 +209,7 @@ def test_report_cli_formats_and_errors(tmp_path):
         "problems",
         "results",
         "critical_path",
+        "root_causes",
         "not_evaluable",
         "warnings",
     }

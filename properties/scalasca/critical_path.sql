@@ -25,17 +25,18 @@ with segments as (
     select * from {{ ref('critical_path_segments') }}
 ),
 
--- each segment's exclusive time per call path: the increments from its departure
--- on (the latest segment starting at or before them) up to its arrival; a location
--- is on the path once at a time, so its segments do not overlap
+-- each segment's exclusive time per call path: the time of the synchronisation
+-- intervals from its departure point to its arrival point (sync_interval_times,
+-- whose increments exclude cleared_increments)
 segment_times as (
-    select s.location_id, s.segment, i.callpath_id, sum(i.amount_s) as time_s
-    from {{ ref('time_increments') }} as i
-    anti join {{ ref('cleared_increments') }} as c using (location_id, pos, callpath_id)
-    asof join segments as s
-        on i.location_id = s.location_id
-        and i.pos >= s.from_split
-    where i.pos < s.to_split
+    select s.location_id, s.segment, t.callpath_id, sum(t.time_s) as time_s
+    from (
+        select s.location_id, s.segment, unnest(range(f.point_index + 1, a.point_index + 1)) as point_index
+        from segments as s
+        join {{ ref('sync_points') }} as f on s.location_id = f.location_id and s.from_seq = f.seq
+        join {{ ref('sync_points') }} as a on s.location_id = a.location_id and s.to_seq = a.seq
+    ) as s
+    join {{ ref('sync_interval_times') }} as t using (location_id, point_index)
     group by all
 ),
 

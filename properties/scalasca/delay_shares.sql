@@ -1,0 +1,154 @@
+{#---
+kind: pattern
+parent: null
+unit: s
+requires: [trace]
+columns: {location_id: BIGINT, point_index: BIGINT, delayer_location_id: BIGINT, callpath_id: BIGINT,
+          delay_s: DOUBLE}
+info: Per wait state the delay of each call path on its delayer, the excess time that made the delayer late.
+description: |
+  Scalasca 2.6 (src/scout/DelayOps.cpp: PruneDelayTimemap, CalculateDiff;
+  Delay.MPI.pattern; MpiDelayOps.cpp, CalculateCollectiveDelay; OmpDelayOps.cpp).
+  The time map of an interval (from_index, to_index] between two synchronisation
+  points of a location (the intervals delay_resolutions names: the delayer's group
+  interval and its interval since it synchronised with the waiting rank, the
+  waiting location's since it synchronised with the delayer): per call path its
+  time (sync_interval_times over the interval) less the waits of the points
+  strictly inside the interval at that call path, kept where > 0; then the call of
+  the interval's first point keeps only its completion time, max(time - total_s +
+  completion_s, 0) (no first point from the start of the trace, from_index 0).
+  Per resolution (the wait at location_id / point_index) and call path c of the
+  delayer's group interval: delay_s = max(delayer's time in c - the waiting
+  location's time in c, 0), a missing time counting 0. Rows with delay_s > 0.
+diagnosis: Not a problem by itself; the input of the delay costs.
+---#}
+with resolutions as (
+    select * from {{ ref('delay_resolutions') }}
+),
+
+-- every interval the resolutions compare, numbered
+intervals as (
+    select location_id, from_index, to_index, row_number() over () as interval_id
+    from (
+        select delayer_location_id as location_id, delayer_from_index as from_index, delayer_index as to_index
+        from resolutions
+        union
+        select delayer_location_id, group_from_index, delayer_index
+        from resolutions
+        union
+        select location_id, waiter_from_index, point_index
+        from resolutions
+    ) as needed
+),
+
+-- each resolution's intervals: the delayer's group interval, its interval since it
+-- synchronised with the waiting rank, the waiting location's since it synchronised
+-- with the delayer
+resolution_intervals as (
+    select
+        r.location_id,
+        r.point_index,
+        r.delayer_location_id,
+        g.interval_id as group_interval_id,
+        d.interval_id as delayer_interval_id,
+        w.interval_id as waiter_interval_id
+    from resolutions as r
+    join intervals as g
+        on r.delayer_location_id = g.location_id
+        and r.group_from_index = g.from_index
+        and r.delayer_index = g.to_index
+    join intervals as d
+        on r.delayer_location_id = d.location_id
+        and r.delayer_from_index = d.from_index
+        and r.delayer_index = d.to_index
+    join intervals as w
+        on r.location_id = w.location_id
+        and r.waiter_from_index = w.from_index
+        and r.point_index = w.to_index
+),
+
+-- every interval of more than one part with the indexes of the points closing them
+spans as (
+    select interval_id, location_id, to_index, unnest(range(from_index + 1, to_index + 1)) as point_index
+    from intervals
+    where to_index > from_index + 1
+),
+
+points as (
+    select location_id, point_index, callpath_id, wait_s, total_s, completion_s from {{ ref('sync_points') }}
+),
+
+-- an interval's time per call path: the one part's, or the parts' summed
+run_times as (
+    select i.interval_id, t.callpath_id, t.time_s
+    from intervals as i
+    join {{ ref('sync_interval_times') }} as t on i.location_id = t.location_id and i.to_index = t.point_index
+    where i.to_index = i.from_index + 1
+
+    union all
+
+    select s.interval_id, t.callpath_id, sum(t.time_s)
+    from spans as s
+    join {{ ref('sync_interval_times') }} as t using (location_id, point_index)
+    group by all
+),
+
+-- the waits at the points inside an interval (none inside a single part)
+waits as (
+    select s.interval_id, p.callpath_id, sum(p.wait_s) as wait_s
+    from spans as s
+    join points as p using (location_id, point_index)
+    where s.point_index < s.to_index and p.wait_s > 0
+    group by all
+),
+
+pruned as (
+    select r.interval_id, r.callpath_id, r.time_s - coalesce(w.wait_s, 0) as time_s
+    from run_times as r
+    left join waits as w using (interval_id, callpath_id)
+    where r.time_s - coalesce(w.wait_s, 0) > 0
+),
+
+-- the call of the interval's first point keeps only its completion time
+times as materialized (
+    select
+        p.interval_id,
+        p.callpath_id,
+        case
+            when p.callpath_id = f.callpath_id then greatest(p.time_s - f.total_s + f.completion_s, 0)
+            else p.time_s
+        end as time_s
+    from pruned as p
+    join intervals as i using (interval_id)
+    left join points as f on i.location_id = f.location_id and i.from_index = f.point_index
+),
+
+-- the delayer's time per call path of its group interval since its
+-- synchronisation with the waiting rank: the group interval's own, or on a
+-- collective whose delayer synchronised with the rank later, its sub-interval's
+delayer_times as (
+    select r.location_id, r.point_index, r.delayer_location_id, r.waiter_interval_id, g.callpath_id, g.time_s
+    from resolution_intervals as r
+    join times as g on r.group_interval_id = g.interval_id
+    where r.delayer_interval_id = r.group_interval_id
+
+    union all
+
+    select
+        r.location_id, r.point_index, r.delayer_location_id, r.waiter_interval_id, g.callpath_id,
+        coalesce(d.time_s, 0)
+    from resolution_intervals as r
+    join times as g on r.group_interval_id = g.interval_id
+    left join times as d on r.delayer_interval_id = d.interval_id and g.callpath_id = d.callpath_id
+    where r.delayer_interval_id != r.group_interval_id
+)
+
+select
+    t.location_id,
+    t.point_index,
+    t.delayer_location_id,
+    t.callpath_id,
+    t.time_s - coalesce(w.time_s, 0) as delay_s
+from delayer_times as t
+left join times as w on t.waiter_interval_id = w.interval_id and t.callpath_id = w.callpath_id
+where t.time_s - coalesce(w.time_s, 0) > 0

@@ -1,0 +1,188 @@
+"""Scalasca's root-cause analysis (delay costs and wait-state classes, Delay.MPI.pattern and
+Waitstates.MPI.pattern of Scalasca 2.6) against constructed timings.
+
+Every expected value is computed by hand from the timings the scenario constructs (1 tick =
+1 ns). The rules, in short: a wait's delayer compares its synchronisation interval (since it
+last synchronised with the waiting rank; the call of that synchronisation counts with its
+completion time only, MPI_Init's is 0 when all ranks leave it together) with the waiting
+rank's, call path by call path, less the waits inside; the excess d is the delay. The wait
+divides over d and the delayer's own waits w: short-term cost min(wait / (sum d + sum w), 1)
+* d (collectives: wait / (sum d + sum w), one delayer, the rank that began last), and the
+share of w travels on to w's own delayer as long-term cost.
+"""
+
+import pytest
+from conftest import NS, property_rows, report
+from cosydb.fixtures.generator import TraceBuilder
+
+from cosydb import report as report_mod
+
+DELAY_METRICS = [
+    f"delay_{c}{t}" for c in ("latesender", "latereceiver", "barrier", "n2n", "12n", "n21") for t in ("", "_longterm")
+]
+WAIT_CLASSES = [
+    "mpi_wait_propagating_ls",
+    "mpi_wait_propagating_lr",
+    "mpi_wait_terminal_ls",
+    "mpi_wait_terminal_lr",
+    "mpi_wait_direct_latesender",
+    "mpi_wait_direct_latereceiver",
+    "mpi_wait_indirect_latesender",
+    "mpi_wait_indirect_latereceiver",
+]
+
+
+def per_rank(result, prop) -> dict:
+    return property_rows(result, prop, all_processes=False)
+
+
+def analysed(b: TraceBuilder, folder) -> dict:
+    """The report on ``b``'s trace, with ``totals``: each metric's inclusive total over the
+    severity cube (categories such as delay sum their sub-metrics there)."""
+    result = report(b, folder)
+    cube = report_mod.cube(folder / "run.cosydb")
+    result["totals"] = {m["metric"]: m["inclusive"] for m in cube["metrics"]}
+    return result
+
+
+@pytest.fixture(scope="module")
+def chain(tmp_path_factory):
+    """Rank 0 works 10..300 and sends to rank 1, which waits in MPI_Recv 100..300 (Late Sender
+    200), works 300..320 and sends to rank 2, which waits in MPI_Recv 50..320 (Late Sender 270)."""
+    b = TraceBuilder(3)
+    with b[0].open("main", 0, 500):
+        b[0].region("MPI_Init", 0, 10)
+        b[0].region("work", 10, 300)
+        b[0].mpi_send(300, 310, dst=1, tag=0, nbytes=8)
+        b[0].region("MPI_Finalize", 400, 500)
+    with b[1].open("main", 0, 500):
+        b[1].region("MPI_Init", 0, 10)
+        b[1].region("work", 10, 100)
+        b[1].mpi_recv(100, 300, src=0, tag=0, nbytes=8)
+        b[1].region("work", 300, 320)
+        b[1].mpi_send(320, 330, dst=2, tag=0, nbytes=8)
+        b[1].region("MPI_Finalize", 400, 500)
+    with b[2].open("main", 0, 500):
+        b[2].region("MPI_Init", 0, 10)
+        b[2].region("work", 10, 50)
+        b[2].mpi_recv(50, 320, src=1, tag=0, nbytes=8)
+        b[2].region("MPI_Finalize", 400, 500)
+    return analysed(b, tmp_path_factory.mktemp("chain"))
+
+
+def test_chain_rank_0_delays_rank_1_short_term(chain):
+    # rank 1's wait: rank 0 since MPI_Init (its time 0: all ranks leave it at 10) worked 290 in
+    # work against rank 1's 90 -> d = {work: 200}; no waits on rank 0: scale min(200/200, 1) = 1
+    assert per_rank(chain, "delay_latesender")[("prog/main/work", 0)] == pytest.approx(200 * NS)
+
+
+def test_chain_rank_1_delays_rank_2_partly_by_its_own_work(chain):
+    # rank 2's wait 270: rank 1 since MPI_Init worked 90 + 20 = 110 against rank 2's 40 ->
+    # d = {work: 70}; its MPI_Recv (200) is all waiting (200), so it is no delay, but the wait
+    # 200 shares the blame: scale = min(270 / (70 + 200), 1) = 1
+    assert per_rank(chain, "delay_latesender") == {
+        ("prog/main/work", 0): pytest.approx(200 * NS),
+        ("prog/main/work", 1): pytest.approx(70 * NS),
+    }
+    # the share of rank 1's wait, 1 * 200, is its long-term cost, passed to its own delayer:
+    # 200 / (200 + 0) * d = 200 on rank 0's work
+    assert per_rank(chain, "delay_latesender_longterm") == {("prog/main/work", 0): pytest.approx(200 * NS)}
+    # all of the 470 waited is explained: 200 + 70 short-term, 200 long-term
+    waited = sum(property_rows(chain, "mpi_latesender").values())
+    explained = sum(property_rows(chain, "delay_latesender").values()) + sum(
+        property_rows(chain, "delay_latesender_longterm").values()
+    )
+    assert (waited, explained) == (pytest.approx(470 * NS), pytest.approx(470 * NS))
+
+
+def test_chain_wait_classes(chain):
+    # rank 1's wait caused 1 * 200 of rank 2's: it propagates, all of it; rank 2's ends there
+    assert per_rank(chain, "mpi_wait_propagating_ls") == {("prog/main/MPI_Recv", 1): pytest.approx(200 * NS)}
+    assert per_rank(chain, "mpi_wait_terminal_ls") == {("prog/main/MPI_Recv", 2): pytest.approx(270 * NS)}
+    # rank 2's wait is 200 indirect (its sender's own waiting, scale 1 * 200) and 70 direct
+    assert per_rank(chain, "mpi_wait_indirect_latesender") == {("prog/main/MPI_Recv", 2): pytest.approx(200 * NS)}
+    assert per_rank(chain, "mpi_wait_direct_latesender") == {
+        ("prog/main/MPI_Recv", 1): pytest.approx(200 * NS),
+        ("prog/main/MPI_Recv", 2): pytest.approx(70 * NS),
+    }
+    # the categories sum their children: every wait is explained once, as a delay
+    assert chain["totals"]["delay"] == pytest.approx(470 * NS)
+    assert chain["totals"]["delay_p2p"] == pytest.approx(470 * NS)
+    # propagating + terminal and direct + indirect both split the point-to-point waiting
+    assert chain["totals"]["waitstates_propagating_vs_terminal"] == pytest.approx(470 * NS)
+    assert chain["totals"]["waitstates_direct_vs_indirect"] == pytest.approx(470 * NS)
+
+
+@pytest.fixture(scope="module")
+def late_barrier(tmp_path_factory):
+    """Ranks 0 and 1 work 10..100, rank 2 10..250; all leave MPI_Barrier at 260 (ranks 0 and 1
+    wait 150 each)."""
+    b = TraceBuilder(3)
+    for rank in range(3):
+        arrive = 250 if rank == 2 else 100
+        with b[rank].open("main", 0, 400):
+            b[rank].region("MPI_Init", 0, 10)
+            b[rank].region("work", 10, arrive)
+            b[rank].collective("MPI_Barrier", arrive, 260)
+            b[rank].region("MPI_Finalize", 300, 400)
+    return analysed(b, tmp_path_factory.mktemp("late_barrier"))
+
+
+def test_barrier_charges_the_late_ranks_extra_work(late_barrier):
+    # delayer rank 2 (began last): since MPI_Init it worked 240 against 90 on each waiting rank:
+    # d = 150 each, scale 150 / 150 = 1; 150 + 150 at rank 2's work
+    assert per_rank(late_barrier, "delay_barrier") == {("prog/main/work", 2): pytest.approx(300 * NS)}
+    assert property_rows(late_barrier, "delay_barrier_longterm") == {}
+    assert late_barrier["totals"]["delay_collective"] == pytest.approx(300 * NS)
+
+
+@pytest.fixture(scope="module")
+def two_late(tmp_path_factory):
+    """Four ranks work until 100, 100, 200 and 250 and enter MPI_Allreduce (8 bytes each way),
+    which all leave at 260: ranks 0 and 1 wait 150, rank 2 waits 50."""
+    b = TraceBuilder(4)
+    for rank, arrive in enumerate((100, 100, 200, 250)):
+        with b[rank].open("main", 0, 400):
+            b[rank].region("MPI_Init", 0, 10)
+            b[rank].region("work", 10, arrive)
+            b[rank].collective("MPI_Allreduce", arrive, 260, sent=8, received=8)
+            b[rank].region("MPI_Finalize", 300, 400)
+    return report(b, tmp_path_factory.mktemp("two_late"))
+
+
+def test_n_to_n_blames_only_the_latest_rank(two_late):
+    # one delayer per collective, the rank that began last (3, work 240): ranks 0 and 1 lack 150
+    # of its work (scale 150 / 150), rank 2 lacks 50 (scale 50 / 50); rank 2, late too, is not
+    # charged for its 100 over ranks 0 and 1 (Scalasca's rule)
+    assert per_rank(two_late, "delay_n2n") == {("prog/main/work", 3): pytest.approx(350 * NS)}
+    assert sum(property_rows(two_late, "mpi_wait_nxn").values()) == pytest.approx(350 * NS)
+
+
+@pytest.fixture(scope="module")
+def no_waiting(tmp_path_factory):
+    """Two ranks work alike, the receive is posted after the send completes, and both reach the
+    barrier together: nobody waits."""
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 400):
+        b[0].region("MPI_Init", 0, 10)
+        b[0].region("work", 10, 100)
+        b[0].mpi_send(100, 110, dst=1, tag=0, nbytes=8)
+        b[0].region("work", 110, 200)
+        b[0].collective("MPI_Barrier", 200, 210)
+        b[0].region("MPI_Finalize", 300, 400)
+    with b[1].open("main", 0, 400):
+        b[1].region("MPI_Init", 0, 10)
+        b[1].region("work", 10, 120)
+        b[1].mpi_recv(120, 130, src=0, tag=0, nbytes=8)
+        b[1].region("work", 130, 200)
+        b[1].collective("MPI_Barrier", 200, 210)
+        b[1].region("MPI_Finalize", 300, 400)
+    return analysed(b, tmp_path_factory.mktemp("no_waiting"))
+
+
+def test_no_waiting_no_delay(no_waiting):
+    assert {m: property_rows(no_waiting, m) for m in DELAY_METRICS + WAIT_CLASSES} == {
+        m: {} for m in DELAY_METRICS + WAIT_CLASSES
+    }
+    assert no_waiting["totals"]["delay"] == 0
+    assert no_waiting["totals"]["waitstates_direct_vs_indirect"] == 0
