@@ -185,9 +185,13 @@ def evaluate(
     values: dict | None = None,
     selected: list[str] | None = None,
     baseline_id: int | None = None,
+    keep_patterns: set[str] | None = None,
 ) -> Evaluation:
     """Evaluate ``selected`` (default: the whole catalog) and what they need on one experiment.
-    ``baseline_id``: the sequential experiment of the properties that compare two runs."""
+    ``baseline_id``: the sequential experiment of the properties that compare two runs.
+    ``keep_patterns``: the patterns whose rows stay readable afterwards (default: all); the
+    rows of the others are dropped as soon as every entry reading them is evaluated, so that
+    memory holds only what the rest of the evaluation still reads. Properties' rows stay."""
     values = values or {}
     sql_objects, views = database.object_names(), database.view_names()
     missing, counters = _missing_requirements(con, experiment_id, baseline_id)
@@ -195,7 +199,13 @@ def evaluate(
     seconds: dict[str, float] = {}
     computed_views: set[str] = set()
     objects = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), database.base_tables())}
-    for item in plan(catalog, sql_objects, selected, views, set(missing)):
+    items = plan(catalog, sql_objects, selected, views, set(missing))
+    readers = {name: sum(name in item.refs for item in items) for name in catalog}
+    done: list[str] = []  # the refs of the entry evaluated last, released before the next one
+    for item in items:
+        if keep_patterns is not None:
+            _release(con, catalog, done, readers, keep_patterns)
+        done = item.refs
         prop = item.prop
         bound = {
             "p_experiment_id": experiment_id,
@@ -232,6 +242,8 @@ def evaluate(
         _check_columns(prop, actual, RESULT_COLUMNS if prop.kind == "property" else prop.columns)
         status[prop.name] = "evaluated"
         seconds[prop.name] = time.perf_counter() - started
+    if keep_patterns is not None:
+        _release(con, catalog, done, readers, keep_patterns)
     return Evaluation(con, catalog, experiment_id, status, seconds)
 
 
@@ -247,6 +259,21 @@ _INTEGERS = {
     "UBIGINT",
     "UHUGEINT",
 }
+
+
+def _release(
+    con: duckdb.DuckDBPyConnection,
+    catalog: dict[str, Property],
+    refs: list[str],
+    readers: dict[str, int],
+    keep: set[str],
+) -> None:
+    """Count an evaluated entry's ``refs`` as read: drop the rows of each pattern outside
+    ``keep`` that no later entry reads."""
+    for name in refs:
+        readers[name] -= 1
+        if readers[name] == 0 and catalog[name].kind == "pattern" and name not in keep:
+            con.execute(f"DROP TABLE IF EXISTS {_rows(name)}")
 
 
 def _compute_view(

@@ -124,6 +124,7 @@ def run(
             values,
             sorted(set(selected) | {"rank_basis"}) if selected else None,
             base["experiment_id"] if base else None,
+            keep_patterns={"time_cube"},
         )
         results = evaluation.results(threshold, rank_basis)
         stored = {database.RESULTS_TABLE: results, database.CATALOG_TABLE: catalog_table(catalog)}

@@ -20,6 +20,7 @@
 -- departure's and the arrival's call (seconds since the global offset), the
 -- segment's time span. segment numbers them by to_s from the end of the run
 -- backwards (segment 1 ends at MPI_Finalize).
+{{ config(materialized='table') }}
 with recursive graph as materialized (
     select * from {{ ref('critical_path_graph') }}
 ),

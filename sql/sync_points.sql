@@ -38,23 +38,28 @@
 -- partner's point of the same operation), team_location_id / team_seq /
 -- barrier_index (OMPBAR, FORK: the team's forking thread and fork event, and
 -- which barrier of the team).
--- For the delay analysis (SynchpointInfo, src/scout/scout_types.h): total_s,
--- the call's time L - E (FORK: the thread's fork idle time, max(0, E - fork));
--- completion_s, the part of the call after
--- the synchronisation (LS: max(0, L(recv call) - L(send call)); LS_SEND:
--- max(0, L(send call) - L(recv call)); LR: L(send call) - L(recv posting call) if
--- that is <= 0, else 0, Scalasca's sign (MPI.pattern, MPI_LATERECEIVER); LR_RECV:
--- max(0, L(posting call) - L(send call)); COLL, INIT, FINALIZE:
--- max(0, L - max(earliest L, min(target's begin, L))), earliest over the
--- synchronising ranks, on 1-to-N the waiting ones; OMPBAR: 0; FORK: E - the
--- team's earliest E); partner_ranks, the MPI ranks
--- it synchronises with (SynchpointHandler's sync ranks: the partner of LS and LR
--- points, every rank at INIT and FINALIZE, every synchronising rank of a barrier
--- or N-to-N, the root's partners at 1-to-N and N-to-1 and the root for the
--- others); coll_class (barrier, n2n, 12n, n21), comm_id and instance_index of a
--- COLL point's collective instance; point_index, the point's ordinal on its
--- location (1, 2, ... in event order); waits_to_s, the location's waiting at its
--- points up to and including this one (seconds).
+-- For the delay analysis (SynchpointInfo, src/scout/scout_types.h):
+--   total_s         the call's time L - E (FORK: the thread's fork idle time,
+--                   max(0, E - fork))
+--   completion_s    the part of the call after the synchronisation: LS
+--                   max(0, L(recv call) - L(send call)); LS_SEND max(0, L(send
+--                   call) - L(recv call)); LR L(send call) - L(posting call) if
+--                   that is <= 0, else 0 (Scalasca's sign, MPI.pattern,
+--                   MPI_LATERECEIVER); LR_RECV max(0, L(posting call) - L(send
+--                   call)); COLL, INIT, FINALIZE max(0, L - max(earliest L,
+--                   min(target's begin, L))), earliest over the synchronising
+--                   ranks (1-to-N: the waiting ones); OMPBAR 0; FORK E - the
+--                   team's earliest E
+--   partner_ranks   the MPI ranks it synchronises with (SynchpointHandler's sync
+--                   ranks): the partner of LS and LR points, every rank at INIT
+--                   and FINALIZE, every synchronising rank of a barrier or N-to-N,
+--                   at 1-to-N and N-to-1 the root's partners for the root and
+--                   the root for the others; none for OpenMP points
+--   coll_class, comm_id, instance_index
+--                   a COLL point's class (barrier, n2n, 12n, n21) and instance
+--   point_index     the point's ordinal on its location (1, 2, ... in event order)
+--   waits_to_s      the location's waiting at its points up to and including
+--                   this one (seconds)
 {{ config(materialized='table') }}
 with experiments as (
     select experiment_id, global_offset, timer_resolution from {{ ref('experiments') }}

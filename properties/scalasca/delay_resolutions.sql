@@ -34,7 +34,10 @@ description: |
 diagnosis: Not a problem by itself; the input of the delay costs.
 ---#}
 with points as (
-    select * from {{ ref('sync_points') }}
+    select
+        location_id, seq, point_index, kind, coll_class, wait_s, waits_to_s, callpath_id, call_enter_s,
+        target_location_id, target_seq, team_location_id, team_seq, barrier_index, comm_id, instance_index
+    from {{ ref('sync_points') }}
 ),
 
 ranks as (
@@ -68,11 +71,15 @@ waits as (
 
 -- a collective's delayer and every other rank of the communicator
 group_ranks as (
-    select distinct w.delayer_location_id, w.delayer_index, r.rank
-    from waits as w
+    select d.delayer_location_id, d.delayer_index, r.rank
+    from (
+        select distinct delayer_location_id, delayer_index, delayer_rank, comm_id, instance_index
+        from waits
+        where comm_id is not null
+    ) as d
     join {{ ref('collective_instances') }} as c using (comm_id, instance_index)
     join ranks as r on c.location_id = r.location_id
-    where w.comm_id is not null and r.rank != w.delayer_rank
+    where r.rank != d.delayer_rank
 ),
 
 -- findPreviousMpiSynchpoint(point, rank): the location's latest point before it
@@ -93,13 +100,13 @@ rank_count as (
 
 with_everyone as (
     select p.location_id, p.point_index
-    from points as p, rank_count as n
+    from {{ ref('sync_points') }} as p, rank_count as n
     where len(p.partner_ranks) = n.ranks
 ),
 
 with_some as (
     select p.location_id, p.point_index, unnest(p.partner_ranks) as partner_rank
-    from points as p, rank_count as n
+    from {{ ref('sync_points') }} as p, rank_count as n
     where len(p.partner_ranks) between 1 and n.ranks - 1
 ),
 

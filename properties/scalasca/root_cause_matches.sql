@@ -4,7 +4,7 @@ parent: null
 unit: s
 requires: [trace]
 columns: {metric: VARCHAR, callpath_id: BIGINT, location_id: BIGINT, value_s: DOUBLE}
-info: Scalasca's root-cause metrics of MPI and OpenMP wait states per (metric, call path, location), before summing.
+info: Scalasca's root-cause metrics of MPI and OpenMP wait states per (metric, call path, location).
 description: |
   Scalasca 2.6 (Delay.MPI.pattern, Delay.OMP.pattern, Waitstates.MPI.pattern;
   remapping.spec for the derived ones), over delay_resolutions, delay_shares,
@@ -130,18 +130,24 @@ point_to_point_waits as (
     where w.kind in ('LS', 'LR')
 )
 
-select * from short_term
-union all
-select * from omp_idle
-union all
-select * from long_term
-union all
-select 'mpi_wait_indirect_' || class, callpath_id, location_id, indirect_s from point_to_point_waits
-where indirect_s > 0
-union all
-select 'mpi_wait_propagating_' || short_name, callpath_id, location_id, propagating_s from point_to_point_waits
-where propagating_s > 0
-union all
-select 'mpi_wait_terminal_' || short_name, callpath_id, location_id, wait_s - propagating_s from point_to_point_waits
-union all
-select 'mpi_wait_direct_' || class, callpath_id, location_id, wait_s - indirect_s from point_to_point_waits
+-- summed per (metric, call path, location): one row per cell
+select metric, callpath_id, location_id, sum(value_s) as value_s
+from (
+    select * from short_term
+    union all
+    select * from omp_idle
+    union all
+    select * from long_term
+    union all
+    select 'mpi_wait_indirect_' || class, callpath_id, location_id, indirect_s from point_to_point_waits
+    where indirect_s > 0
+    union all
+    select 'mpi_wait_propagating_' || short_name, callpath_id, location_id, propagating_s from point_to_point_waits
+    where propagating_s > 0
+    union all
+    select 'mpi_wait_terminal_' || short_name, callpath_id, location_id, wait_s - propagating_s
+    from point_to_point_waits
+    union all
+    select 'mpi_wait_direct_' || class, callpath_id, location_id, wait_s - indirect_s from point_to_point_waits
+) as cells
+group by all
