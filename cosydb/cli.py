@@ -323,7 +323,7 @@ def report(
     memory_limit: str | None = typer.Option(
         None,
         "--memory-limit",
-        help="DuckDB's memory budget, e.g. 2GB (env COSYDB_MEMORY_LIMIT; default DuckDB's, 80 % of the memory).",
+        help="DuckDB's memory budget, e.g. 2GB (env COSYDB_MEMORY_LIMIT; default 640MB; it spills beyond).",
     ),
     threads: int | None = typer.Option(
         None, "--threads", help="DuckDB threads (env COSYDB_THREADS; default: the cores available)."

@@ -106,7 +106,7 @@ def run(
     _check_selection(catalog, properties, params)
     con = database.connect(root)
     try:
-        resources.apply(con, memory_limit, threads)
+        resources.apply(con, memory_limit, threads, default_memory=resources.REPORT_MEMORY_LIMIT)
         exp = choose_experiment(con, root, experiment)
         base = choose_experiment(con, root, baseline) if baseline is not None else None
         if base is not None and base["experiment_id"] == exp["experiment_id"]:
@@ -254,7 +254,7 @@ def cube(db: str | os.PathLike, experiment: str | None = None) -> dict:
     root = Path(db)
     con = database.connect(root)
     try:
-        resources.apply(con)
+        resources.apply(con, default_memory=resources.REPORT_MEMORY_LIMIT)
         exp = choose_experiment(con, root, experiment)
         evaluation = engine.evaluate(con, catalog_mod.load(), exp["experiment_id"], {}, ["time_cube"])
         if not evaluation.evaluated("time_cube"):

@@ -17,9 +17,12 @@ from . import partitions
 from .errors import CosyError
 
 #: The default budget of DuckDB while a load derives its tables, one location partition at a
-#: time for the per-location models (the whole load stays well below 1 GiB);
-#: reports use DuckDB's own default (80 % of the memory) unless a limit is given.
+#: time for the per-location models (the whole load stays well below 1 GiB).
 LOAD_MEMORY_LIMIT = "480MB"
+#: The default budget of DuckDB while a report or cube evaluates the catalog: the delay
+#: analysis of a trace with many wait states would take gigabytes unbounded (4 GiB on
+#: 30M synthetic events); with this budget it spills and the process stays near 1 GiB.
+REPORT_MEMORY_LIMIT = "640MB"
 _SIZE = re.compile(r"^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KIB|MIB|GIB|TIB)\s*$", re.I)
 
 
@@ -65,7 +68,7 @@ def describe() -> dict:
     from_env = bool(os.environ.get("COSYDB_MEMORY_LIMIT"))
     return dict(
         load_memory_limit=memory_limit(None, LOAD_MEMORY_LIMIT),
-        report_memory_limit=memory_limit() or "DuckDB's default (80 % of the memory)",
+        report_memory_limit=memory_limit(None, REPORT_MEMORY_LIMIT),
         memory_limit_from="COSYDB_MEMORY_LIMIT" if from_env else "default",
         threads=threads(),
         threads_from="COSYDB_THREADS" if os.environ.get("COSYDB_THREADS") else "cores available",

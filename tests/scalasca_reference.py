@@ -138,9 +138,9 @@ def time_map_overflows(db: Path) -> frozenset:
                 UNION SELECT delayer_location_id, delayer_from_index, delayer_index FROM {{ ref('delay_resolutions') }}
                 UNION SELECT location_id, waiter_from_index, point_index FROM {{ ref('delay_resolutions') }})
             SELECT coalesce(max(n), 0) FROM (
-                SELECT count(DISTINCT t.callpath_id) AS n FROM intervals AS i
-                JOIN {{ ref('sync_interval_times') }} AS t
-                    ON t.location_id = i.l AND t.point_index > i.a AND t.point_index <= i.b
+                SELECT count(DISTINCT t.callpath_id) AS n
+                FROM (SELECT l, a, b, unnest(range(a + 1, b + 1)) AS k FROM intervals) AS i
+                JOIN {{ ref('sync_interval_times') }} AS t ON t.location_id = i.l AND t.point_index = i.k
                 GROUP BY i.l, i.a, i.b)""").fetchone()
     finally:
         con.close()

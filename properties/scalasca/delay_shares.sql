@@ -20,6 +20,11 @@ description: |
   Per resolution (the wait at location_id / point_index) and call path c of the
   delayer's group interval: delay_s = max(delayer's time in c - the waiting
   location's time in c, 0), a missing time counting 0. Rows with delay_s > 0.
+  Scalasca keeps each time map in 128 entries (src/scout/scout_types.h, timemap_t)
+  and evicts the smallest where an interval has more call paths with time; cosydb
+  keeps every call path, so where an interval has more (on the shared traces only
+  lulesh_hyb-8x2-small, ranks 6 and 7) the delay costs built on it differ from
+  Scalasca's in small cells (totals within 0.5 %).
 diagnosis: Not a problem by itself; the input of the delay costs.
 ---#}
 with resolutions as (
