@@ -362,3 +362,26 @@ def test_a_pattern_without_declared_columns_is_refused(tmp_path):
     )
     with pytest.raises(CosyError, match="bare.sql: a pattern declares its output columns"):
         catalog.load([plugins.parent])
+
+
+def test_released_patterns_change_no_result(tmp_path):
+    """A report drops a pattern's rows once nothing later reads them (keep_patterns): the
+    results are those of an evaluation that keeps everything, and the kept pattern stays."""
+    db = quoted_region_db(tmp_path)
+    con = database.connect(db)
+    try:
+        columns = ["property", "callpath_id", "location_id", "status", "value", "severity"]
+
+        def results(evaluation):
+            return sorted(evaluation.results(0.0, None).select(columns).to_pylist(), key=repr)
+
+        kept = engine.evaluate(con, catalog.load(), 1)
+        everything = results(kept)
+        assert kept.rows("late_sender_matches").num_rows > 0
+        lean = engine.evaluate(con, catalog.load(), 1, keep_patterns={"time_cube"})
+        assert results(lean) == everything
+        assert lean.rows("time_cube").num_rows > 0
+        with pytest.raises(Exception, match="prop_late_sender_matches"):
+            lean.rows("late_sender_matches")
+    finally:
+        con.close()
