@@ -6,17 +6,18 @@ requires: [trace]
 columns: {location_id: BIGINT, point_index: BIGINT, class: VARCHAR, cost_s: DOUBLE}
 info: Per wait state and class of original wait the waiting time it caused further on (Scalasca's delay cost maps).
 description: |
-  Scalasca 2.6 (src/scout/DelayCostMap.cpp; Delay.MPI.pattern, the *_LONGTERM
-  patterns; Böhme et al., ICPP 2010, long-term costs). A wait w in the interval
-  of a resolution r's delayer (delay_resolutions: group_from_index < w <
+  Scalasca 2.6 (src/scout/DelayCostMap.cpp; Delay.MPI.pattern and Delay.OMP.pattern,
+  the *_LONGTERM patterns; Böhme et al., ICPP 2010, long-term costs). A wait w in the
+  interval of a resolution r's delayer (delay_resolutions: group_from_index < w <
   delayer_index, w >= active_from_index, wait > 0) shares the blame for r's wait:
   cost_X(w) = sum over such r of class X of wait(w) * scale(r) (delay_scales: the
   short-term part) + sum over every such r of wait(w) / denominator(r) * cost_X(r)
-  (the costs r itself carries on). Every such edge runs backwards in
-  happens-before order, so the system is solved by propagating from the last
-  waits back, one link of the longest chain per step of a recursive query.
-  Rows: every wait with a cost > 0 of some class X of original wait (latesender,
-  latereceiver, barrier, n2n, 12n, n21).
+  (the costs r itself carries on); a wait of an OpenMP master in a serial stretch
+  starts with cost_ompidle = idle_threads * wait(w) besides (omp_idle_waits). Every
+  edge runs backwards in happens-before order, so the system is solved by
+  propagating from the last waits back, one link of the longest chain per step of a
+  recursive query. Rows: every wait with a cost > 0 of some class X of original
+  wait (latesender, latereceiver, barrier, n2n, 12n, n21, ompbarrier, ompidle).
 diagnosis: Not a problem by itself; the input of the long-term delay costs.
 ---#}
 with recursive points as (

@@ -7,30 +7,31 @@ columns: {location_id: BIGINT, point_index: BIGINT, class: VARCHAR, wait_s: DOUB
           delayer_location_id: BIGINT, delayer_index: BIGINT, delayer_from_index: BIGINT,
           group_from_index: BIGINT, waiter_from_index: BIGINT, active_from_index: BIGINT,
           delayer_waits_s: DOUBLE}
-info: Every MPI wait state with the location that caused it and the synchronisation intervals its delay is measured on.
+info: Every MPI and OpenMP barrier wait state with the location that caused it and the intervals its delay is measured on.
 description: |
-  Scalasca 2.6's delay analysis (Delay.MPI.pattern, MpiDelayOps.cpp, SynchpointHandler.cpp;
-  Böhme et al., "Identifying the root causes of wait states in large-scale parallel
-  applications", ICPP 2010). One row per waiting synchronisation point (sync_points,
-  location_id / point_index) whose wait has a delayer:
-  class latesender (an LS point; the delayer is the sender's LS_SEND point),
-  latereceiver (an LR point; the receiver's LR_RECV point, none where the receive
-  posting is itself a Late Sender wait), barrier / n2n / 12n / n21 (a COLL point
-  other than the collective's target; the delayer is the target's point). All
-  bounds are point indexes on the delayer (0: the start of the trace):
-  delayer_from_index, the delayer's latest point before delayer_index that
-  synchronises with the waiting rank (findPreviousMpiSynchpoint; on a collective
-  the delayer's latest synchronisation with the waiting rank, which is at or after
-  the group start); group_from_index, the point-to-point bound itself, or on a
-  collective the group start (findPreviousMpiGroupSynchpoints: the earliest of the
-  delayer's latest synchronisations with every other rank of the communicator);
-  waiter_from_index, the waiting location's latest point before its wait that
-  synchronises with the delayer; active_from_index, from which point of the
-  delayer's interval (group_from_index, delayer_index) the wait's share
-  propagates (Scalasca's ScaleMap: a rank that synchronised with the delayer after
-  the group start counts from the next such synchronisation of another rank on,
-  never if there is none; NULL: never); delayer_waits_s, the sum of the delayer's
-  waits strictly between delayer_from_index and delayer_index.
+  Scalasca 2.6's delay analysis (Delay.MPI.pattern, Delay.OMP.pattern, MpiDelayOps.cpp,
+  OmpDelayOps.cpp, SynchpointHandler.cpp; Böhme et al., "Identifying the root causes
+  of wait states in large-scale parallel applications", ICPP 2010). One row per
+  waiting synchronisation point (sync_points, location_id / point_index) whose wait
+  has a delayer: class latesender (an LS point; the delayer is the sender's LS_SEND
+  point), latereceiver (an LR point; the receiver's LR_RECV point, none where the
+  receive posting is itself a Late Sender wait), barrier / n2n / 12n / n21 (a COLL
+  point other than the collective's target; the delayer is the target's point),
+  ompbarrier (an OMPBAR point; the delayer is the team's last thread to enter, ties:
+  the lowest location). Point indexes (0: the start of the trace): on the delayer,
+  delayer_from_index, its latest point before delayer_index that synchronises with
+  the waiting rank (findPreviousMpiSynchpoint; on a collective at or after the
+  group start; OpenMP: its previous OpenMP point, findPreviousOmpSynchpoint),
+  group_from_index, the same, or on a collective the group start
+  (findPreviousMpiGroupSynchpoints: the earliest of the delayer's latest
+  synchronisations with every other rank of the communicator), active_from_index,
+  from which point of the delayer's interval (group_from_index, delayer_index) the
+  wait's share propagates (Scalasca's ScaleMap: a rank that synchronised with the
+  delayer after the group start counts from the next such synchronisation of
+  another rank on; NULL: never); on the waiting location, waiter_from_index, its
+  latest point before the wait that synchronises with the delayer (OpenMP: its
+  previous OpenMP point). delayer_waits_s: the delayer's waits strictly between
+  delayer_from_index and delayer_index.
 diagnosis: Not a problem by itself; the input of the delay costs.
 ---#}
 with points as (

@@ -7,11 +7,11 @@ columns: {location_id: BIGINT, point_index: BIGINT, class: VARCHAR, delays_s: DO
           scale: DOUBLE}
 info: Per wait state how its waiting time divides over the delays and the waits of its delayer.
 description: |
-  Scalasca 2.6 (Delay.MPI.pattern, MpiDelayOps.cpp): for every resolution of
+  Scalasca 2.6 (Delay.MPI.pattern, MpiDelayOps.cpp, OmpDelayOps.cpp): for every resolution of
   delay_resolutions, delays_s = the sum of its delay_shares; denominator_s =
   delays_s + delayer_waits_s (the waits in the delayer's interval, which share
   the blame); scale, the fraction of a delay charged as short-term cost: on
-  point-to-point waits min(wait_s / denominator_s, 1), on collectives
+  point-to-point waits min(wait_s / denominator_s, 1), on collectives and OpenMP barriers
   wait_s / denominator_s (not capped); 0 where denominator_s is 0.
 diagnosis: Not a problem by itself; the input of the delay costs.
 ---#}
