@@ -1,5 +1,5 @@
-"""Scalasca's root-cause analysis (delay costs and wait-state classes, Delay.MPI.pattern and
-Waitstates.MPI.pattern of Scalasca 2.6) against constructed timings.
+"""Scalasca's root-cause analysis (delay costs and wait-state classes, Delay.MPI.pattern,
+Delay.OMP.pattern and Waitstates.MPI.pattern of Scalasca 2.6) against constructed timings.
 
 Every expected value is computed by hand from the timings the scenario constructs (1 tick =
 1 ns). The rules, in short: a wait's delayer compares its synchronisation interval (since it
@@ -186,3 +186,34 @@ def test_no_waiting_no_delay(no_waiting):
     }
     assert no_waiting["totals"]["delay"] == 0
     assert no_waiting["totals"]["waitstates_direct_vs_indirect"] == 0
+
+
+@pytest.fixture(scope="module")
+def two_threads(tmp_path_factory):
+    """test_openmp's run: one rank, two threads; the master works serially (init 100..1000,
+    finish 7000..9000) around one parallel region whose implicit barrier thread 0 enters at
+    5000 and thread 1 at 3000."""
+    from test_openmp import two_thread_run
+
+    return analysed(two_thread_run(), tmp_path_factory.mktemp("two_threads"))
+
+
+def test_idle_threads_are_charged_to_the_masters_serial_work(two_threads):
+    # delay_ompidle = (threads - 1) x the master's serial time per call path, without the fork
+    # interval 1000..1200 and the rest of the region up to the ThreadJoin at 6500: main 0..100
+    # and 6500..7000, 9000..10000, init 900, finish 2000
+    assert per_rank(two_threads, "delay_ompidle") == {
+        ("prog/main", 0): pytest.approx(1600 * NS),
+        ("prog/main/init", 0): pytest.approx(900 * NS),
+        ("prog/main/finish", 0): pytest.approx(2000 * NS),
+    }
+
+
+def test_barrier_wait_is_charged_to_the_last_threads_work(two_threads):
+    # thread 1 waits 5000 - 3000 = 2000 for the master. Since each thread's fork: master PAR
+    # 200 (fork time) + 10 + 10 less its fork time 200 = 20, work 3780; thread 1 PAR 400 + 20
+    # less 400 plus its late start 200 = 220, work 1580. Delay: work 2200 (PAR 20 < 220);
+    # scale 2000 / 2200: all 2000 on the master's work
+    par = "prog/main/!$omp parallel @a.c:1"
+    assert per_rank(two_threads, "delay_ompbarrier") == {(f"{par}/work", 0): pytest.approx(2000 * NS)}
+    assert two_threads["totals"]["delay_omp"] == pytest.approx(6500 * NS)
