@@ -7,7 +7,8 @@ problem: false
 info: Computation that made its rank late where ranks waited for the root of a 1-to-N collective, charged where it happened (Scalasca's delay_12n).
 description: |
   Scalasca 2.6 (Delay.MPI.pattern, short-term delay costs): the delay_12n rows of
-  root_cause_matches: for every Late Broadcast wait, the delay of each call path on the
+  root_cause_matches: for every wait for the root of a 1-to-N collective (Late
+  Broadcast), the delay of each call path on the
   delaying rank (delay_shares) times the wait's scale (delay_scales), at that call
   path and rank; summed per (call path, location) and over all processes.
   CONDITION value > 0, CONFIDENCE 1, SEVERITY value / Duration(RankBasis, e).

@@ -7,7 +7,8 @@ problem: false
 info: Computation that made its rank late where the root of an N-to-1 collective waited, charged where it happened (Scalasca's delay_n21).
 description: |
   Scalasca 2.6 (Delay.MPI.pattern, short-term delay costs): the delay_n21 rows of
-  root_cause_matches: for every Early Reduce wait, the delay of each call path on the
+  root_cause_matches: for every wait of the root of an N-to-1 collective (Early
+  Reduce), the delay of each call path on the
   delaying rank (delay_shares) times the wait's scale (delay_scales), at that call
   path and rank; summed per (call path, location) and over all processes.
   CONDITION value > 0, CONFIDENCE 1, SEVERITY value / Duration(RankBasis, e).

@@ -7,12 +7,12 @@ problem: false
 info: Computation that made its rank late where ranks waited in an N-to-N collective, charged where it happened (Scalasca's delay_n2n).
 description: |
   Scalasca 2.6 (Delay.MPI.pattern, short-term delay costs): the delay_n2n rows of
-  root_cause_matches: for every Wait at N x N wait, the delay of each call path on the
+  root_cause_matches: for every wait in an N-to-N collective, the delay of each call path on the
   delaying rank (delay_shares) times the wait's scale (delay_scales), at that call
   path and rank; summed per (call path, location) and over all processes.
   CONDITION value > 0, CONFIDENCE 1, SEVERITY value / Duration(RankBasis, e).
 diagnosis: |
-  This call path on this rank is why others waited (Wait at N x N): it ran longer here
+  This call path on this rank is why others waited in an N-to-N collective: it ran longer here
   than on the waiting ranks since they last synchronised. Balancing it removes the
   waiting directly.
 ---#}
