@@ -209,9 +209,9 @@ late_senders as (
     select
         w.*,
         m.send_call_callpath_id,
-        (m.send_call_enter_time - x.global_offset) / x.timer_resolution as send_call_enter_s,
-        (m.send_call_leave_time - x.global_offset) / x.timer_resolution as send_call_leave_s,
-        (m.recv_call_leave_time - x.global_offset) / x.timer_resolution as recv_call_leave_s
+        {{ ref('ticks_to_s') }}(m.send_call_enter_time, x.global_offset, x.timer_resolution) as send_call_enter_s,
+        {{ ref('ticks_to_s') }}(m.send_call_leave_time, x.global_offset, x.timer_resolution) as send_call_leave_s,
+        {{ ref('ticks_to_s') }}(m.recv_call_leave_time, x.global_offset, x.timer_resolution) as recv_call_leave_s
     from {{ ref('mpi_latesender_waits') }} as w
     join {{ ref('messages') }} as m
         on w.experiment_id = m.experiment_id
@@ -227,10 +227,14 @@ late_receivers as (
         w.callpath_id,
         w.idle_s,
         m.* exclude (experiment_id),
-        (m.send_complete_call_enter_time - x.global_offset) / x.timer_resolution as send_complete_call_enter_s,
-        (m.send_complete_call_leave_time - x.global_offset) / x.timer_resolution as send_complete_call_leave_s,
-        (m.recv_post_call_enter_time - x.global_offset) / x.timer_resolution as recv_post_call_enter_s,
-        (m.recv_post_call_leave_time - x.global_offset) / x.timer_resolution as recv_post_call_leave_s
+        {{ ref('ticks_to_s') }}(m.send_complete_call_enter_time, x.global_offset, x.timer_resolution)
+            as send_complete_call_enter_s,
+        {{ ref('ticks_to_s') }}(m.send_complete_call_leave_time, x.global_offset, x.timer_resolution)
+            as send_complete_call_leave_s,
+        {{ ref('ticks_to_s') }}(m.recv_post_call_enter_time, x.global_offset, x.timer_resolution)
+            as recv_post_call_enter_s,
+        {{ ref('ticks_to_s') }}(m.recv_post_call_leave_time, x.global_offset, x.timer_resolution)
+            as recv_post_call_leave_s
     from {{ ref('mpi_latereceiver_waits') }} as w
     join {{ ref('messages') }} as m
         on w.experiment_id = m.experiment_id
@@ -244,7 +248,8 @@ parallel_regions as (
         p.*,
         i.callpath_id,
         i.enter_s,
-        greatest(0, i.enter_s - (p.fork_time - x.global_offset) / x.timer_resolution) as fork_idle_s,
+        greatest(0, i.enter_s - {{ ref('ticks_to_s') }}(p.fork_time, x.global_offset, x.timer_resolution))
+            as fork_idle_s,
         i.enter_s - min(i.enter_s) over (partition by p.experiment_id, p.fork_location_id, p.fork_seq)
             as late_start_s
     from {{ ref('parallel_instances') }} as p

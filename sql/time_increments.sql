@@ -38,9 +38,11 @@ parallel_regions as (
         i.parent_id,
         p.location_id = p.fork_location_id as is_forking_thread,
         p.join_seq,
-        (p.join_time - x.global_offset) / x.timer_resolution as join_s,
-        greatest(0, i.enter_s - (p.fork_time - x.global_offset) / x.timer_resolution) as fork_move_s,
-        greatest(0, (p.join_time - x.global_offset) / x.timer_resolution - i.leave_s) as join_move_s
+        {{ ref('ticks_to_s') }}(p.join_time, x.global_offset, x.timer_resolution) as join_s,
+        greatest(0, i.enter_s - {{ ref('ticks_to_s') }}(p.fork_time, x.global_offset, x.timer_resolution))
+            as fork_move_s,
+        greatest(0, {{ ref('ticks_to_s') }}(p.join_time, x.global_offset, x.timer_resolution) - i.leave_s)
+            as join_move_s
     from {{ ref('parallel_instances') }} as p
     join experiments as x using (experiment_id)
     join instances as i using (experiment_id, location_id, enter_seq)
