@@ -155,9 +155,8 @@ def _root_causes(result: dict, width: int, mode: str, wide: bool, classes: int, 
             lines.append(fit(f"  {_WAIT_CLASSES.get(c['class'], c['class'])}: {waited}caused by", width))
         if c["cause_index"] > top:
             continue
-        thread = f":{c['thread']}" if c["thread"] else ""
         long_term = f" (long-term {value_text(c['long_term_s'], 's')})" if c["long_term_s"] else ""
-        lead = f"    {value_text(c['cause_s'], 's'):>9}  rank {c['rank']}{thread}{long_term}  "
+        lead = f"    {value_text(c['cause_s'], 's'):>9}  rank {locations_text([c])}{long_term}  "
         where = names.path(c["callpath"], mode)
         lines.append(fit(lead + (where if wide else names.fit(where, max(width - len(lead), 20))), width))
     return lines
