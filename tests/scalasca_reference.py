@@ -100,20 +100,14 @@ TIME_MAP_METRICS = frozenset(
         "performance_impact",
     }
 )
-#: Metrics built on the time maps of synchronisation intervals (delay_shares): scout
-#: caps these maps the same way, so they lose small cells where an interval the delay
-#: analysis compares holds more call paths.
+#: Metrics built on the time maps of synchronisation intervals (delay_shares), every metric
+#: under Scalasca's roots delay and waitstates_*: scout caps these maps the same way, so
+#: they lose small cells where an interval the delay analysis compares holds more call paths.
 DELAY_METRICS = frozenset(
-    [
-        f"delay_{c}{t}"
-        for c in ("latesender", "latereceiver", "barrier", "n2n", "12n", "n21", "ompbarrier", "ompidle")
-        for t in ("", "_longterm", "_aggregate")
-    ]
-    + ["delay", "delay_mpi", "delay_p2p", "delay_collective", "delay_omp"]
-    + [f"mpi_wait_{k}" for k in ("propagating", "terminal", "direct", "indirect")]
-    + [f"mpi_wait_{k}_{c}" for k in ("propagating", "terminal") for c in ("ls", "lr")]
-    + [f"mpi_wait_{k}_{c}" for k in ("direct", "indirect") for c in ("latesender", "latereceiver")]
-    + ["waitstates_propagating_vs_terminal", "waitstates_direct_vs_indirect"]
+    name
+    for name in catalog.load()
+    if {name, *catalog.ancestors(catalog.load(), name)}
+    & {"delay", "waitstates_propagating_vs_terminal", "waitstates_direct_vs_indirect"}
 )
 TIME_MAP_CAPACITY = 128
 #: A difference of two of them is compared on the scale of its operands.
