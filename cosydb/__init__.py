@@ -3,4 +3,4 @@
 __version__ = "0.1.0"
 
 #: Version of the on-disk layout (Parquet columns and catalog views).
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13

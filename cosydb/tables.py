@@ -260,6 +260,19 @@ _TABLES = [
         ),
     ),
     StoredTable(
+        "callpath_definitions",
+        "loader",
+        "The call tree a trace defines (OTF2 CALLPATH definitions, written by Score-P when it "
+        "also profiled the run); Scalasca's PEARL numbers its call paths by these ids.",
+        pa.schema(
+            [
+                column("callpath_def_id", _I32, "the definition's OTF2 id"),
+                column("parent_def_id", _I32, "the parent call path's callpath_def_id; null for a root"),
+                column("region_id", _I32, "the called region (regions.region_id)"),
+            ]
+        ),
+    ),
+    StoredTable(
         "groups",
         "loader",
         "OTF2 groups (of locations or communicator ranks).",

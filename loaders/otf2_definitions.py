@@ -174,6 +174,9 @@ def read_definitions(defs, warnings: list | None = None) -> dict[str, list[dict]
         )
         for r in defs.regions
     ]
+    callpath_definitions = [
+        dict(callpath_def_id=c._ref, parent_def_id=_ref(c.parent), region_id=_ref(c.region)) for c in defs.callpaths
+    ]
     groups, group_members = [], []
     for g in defs.groups:
         members = g.members or ()
@@ -214,6 +217,7 @@ def read_definitions(defs, warnings: list | None = None) -> dict[str, list[dict]
         "location_groups": location_groups,
         "system_tree": system_tree,
         "regions": regions,
+        "callpath_definitions": callpath_definitions,
         "groups": groups,
         "group_members": group_members,
         "communicators": communicators,

@@ -59,11 +59,17 @@ def cube_cells(cubex: Path) -> tuple[dict, set]:
     return cells, set(metrics)
 
 
-def our_cells(db: Path) -> tuple[dict, set]:
-    """cosydb's severity cube of experiment 1 (metric-inclusive values) and its metric names."""
+#: Scalasca's time maps hold 128 call paths (src/scout/scout_types.h, timemap_t): the
+#: parameter that makes cosydb's maps the same, for a comparison cell by cell.
+SCALASCA_TIME_MAPS = {"p_time_map_entries": 128}
+
+
+def our_cells(db: Path, values: dict | None = None) -> tuple[dict, set]:
+    """cosydb's severity cube of experiment 1 (metric-inclusive values) and its metric names,
+    with the parameter ``values``."""
     con = database.connect(db)
     try:
-        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
+        evaluation = engine.evaluate(con, catalog.load(), 1, values or {}, ["time_cube"])
         cells = {
             (m, p, (r, t)): v
             for m, p, r, t, v in evaluation.query("""
@@ -83,76 +89,3 @@ def disagreements(ours: dict, theirs: dict, rel: float = 1e-3, abs_: float = 1e-
         for key in sorted(set(ours) | set(theirs))
         if abs(ours.get(key, 0.0) - theirs.get(key, 0.0)) > abs_ + rel * abs(theirs.get(key, 0.0))
     ]
-
-
-#: Metrics built on each location's own time profile (critical_path_profile.local_s). Scout
-#: keeps a location's time map in a fixed_priority_map of 128 entries (src/scout/scout_types.h,
-#: timemap_t; fixed_map.hh): on a location with more time-carrying call paths it evicts the
-#: smallest entries, so these metrics lose small cells there. cosydb computes them exactly.
-TIME_MAP_METRICS = frozenset(
-    {
-        "critical_path_activities",
-        "non_critical_path_activities",
-        "critical_imbalance_impact",
-        "inter_partition_imbalance",
-        "intra_partition_imbalance",
-        "performance_impact_criticalpath",
-        "performance_impact",
-    }
-)
-#: Metrics built on the time maps of synchronisation intervals (delay_shares), every metric
-#: under Scalasca's roots delay and waitstates_*: scout caps these maps the same way, so
-#: they lose small cells where an interval the delay analysis compares holds more call paths.
-DELAY_METRICS = frozenset(
-    name
-    for name in catalog.load()
-    if {name, *catalog.ancestors(catalog.load(), name)}
-    & {"delay", "waitstates_propagating_vs_terminal", "waitstates_direct_vs_indirect"}
-)
-TIME_MAP_CAPACITY = 128
-#: A difference of two of them is compared on the scale of its operands.
-DIFFERENCES = {"intra_partition_imbalance": ("critical_imbalance_impact", "inter_partition_imbalance")}
-
-
-def time_map_overflows(db: Path) -> frozenset:
-    """The metrics whose scout time maps overflow on experiment 1: TIME_MAP_METRICS where a
-    location spent time in more call paths than a time map holds, DELAY_METRICS where a
-    synchronisation interval of the delay analysis does."""
-    con = database.connect(db)
-    try:
-        (most,) = con.execute(
-            "SELECT max(n) FROM (SELECT count(DISTINCT callpath_id) AS n FROM region_instances"
-            " WHERE experiment_id = 1 GROUP BY location_id)"
-        ).fetchone()
-        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["delay_resolutions"])
-        (most_in_interval,) = evaluation.query("""
-            WITH intervals AS (
-                SELECT delayer_location_id AS l, group_from_index AS a, delayer_index AS b
-                FROM {{ ref('delay_resolutions') }}
-                UNION SELECT delayer_location_id, delayer_from_index, delayer_index FROM {{ ref('delay_resolutions') }}
-                UNION SELECT location_id, waiter_from_index, point_index FROM {{ ref('delay_resolutions') }})
-            SELECT coalesce(max(n), 0) FROM (
-                SELECT count(DISTINCT t.callpath_id) AS n
-                FROM (SELECT l, a, b, unnest(range(a + 1, b + 1)) AS k FROM intervals) AS i
-                JOIN {{ ref('sync_interval_times') }} AS t ON t.location_id = i.l AND t.point_index = i.k
-                GROUP BY i.l, i.a, i.b)""").fetchone()
-    finally:
-        con.close()
-    return (TIME_MAP_METRICS if most > TIME_MAP_CAPACITY else frozenset()) | (
-        DELAY_METRICS if most_in_interval > TIME_MAP_CAPACITY else frozenset()
-    )
-
-
-def split_by_time_map(ours: dict, theirs: dict, overflowing: frozenset) -> tuple[list, list]:
-    """(cells of the other metrics that disagree, metrics of ``overflowing`` whose totals
-    differ by more than 0.5 % of the reference's absolute cell sum, or its operands' for a
-    difference): the comparison where scout's time maps overflowed."""
-    exact = [d for d in disagreements(ours, theirs) if d[0][0] not in overflowing]
-    totals = []
-    for metric in sorted(overflowing):
-        mine = sum(v for k, v in ours.items() if k[0] == metric)
-        reference = sum(v for k, v in theirs.items() if k[0] == metric)
-        scale = sum(abs(v) for k, v in theirs.items() if k[0] in DIFFERENCES.get(metric, (metric,)))
-        if abs(mine - reference) > 5e-3 * scale + 1e-9:
-            totals.append((metric, mine, reference))
-    return exact, totals

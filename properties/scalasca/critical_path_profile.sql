@@ -12,13 +12,15 @@ description: |
   its waiting there (mLocalTimeProfile): the sum of its time_increments (but cleared_increments) less
   min(that sum, the wait_s of its synchronisation points in the call path). Rows:
   every location (CPU threads) with every call path on the path, and every call path
-  a location spent time in. Scalasca keeps a location's time map in 128 entries
-  (src/scout/scout_types.h, timemap_t) and evicts the smallest where a location has
-  more call paths with time; cosydb keeps every call path, so on such traces the
-  metrics built on local_s differ from Scalasca's in small cells (totals within 0.5 %
-  on the shared traces; critical_path itself is not affected).
+  a location spent time in. Scalasca keeps the location's time in a map of 128
+  call paths (src/scout/scout_types.h, timemap_t) that drops small entries where a
+  location has more; cosydb keeps every call path unless p_time_map_entries asks
+  for Scalasca's map (scalasca.fixed_size_time_maps).
+params:
+  p_time_map_entries: {default: 0, type: BIGINT, doc: "Call paths a time map holds: 0 keeps every one (exact); 128 gives Scalasca 2.6's values."}
 diagnosis: Not a problem by itself; the input of the performance-impact metrics.
 ---#}
+{% import 'templates/scalasca.sql' as scalasca with context %}
 with on_path as (
     select callpath_id, location_id, value as on_path_s
     from {{ ref('critical_path') }}
@@ -31,11 +33,24 @@ path as (
     group by all
 ),
 
-times as (
-    select i.location_id, i.callpath_id, sum(i.amount_s) as time_s
+-- each location's time per call path over the whole run: Scalasca's time map
+-- getRuntimes(Event(), Event())
+summed_times as (
+    select i.location_id as interval_id, i.callpath_id, sum(i.amount_s) as time_s
     from {{ ref('time_increments') }} as i
     anti join {{ ref('cleared_increments') }} as c using (location_id, pos, callpath_id)
     group by all
+),
+
+-- the whole run of each location
+whole_runs as (
+    select distinct interval_id, interval_id as location_id, 0 as from_index, null::bigint as to_index
+    from summed_times
+),
+
+times as (
+    select interval_id as location_id, callpath_id, time_s
+    from {{ scalasca.time_maps('whole_runs', 'summed_times') }}
 ),
 
 waits as (

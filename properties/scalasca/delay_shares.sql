@@ -20,13 +20,15 @@ description: |
   Per resolution (the wait at location_id / point_index) and call path c of the
   delayer's group interval: delay_s = max(delayer's time in c - the waiting
   location's time in c, 0), a missing time counting 0. Rows with delay_s > 0.
-  Scalasca keeps each time map in 128 entries (src/scout/scout_types.h, timemap_t)
-  and evicts the smallest where an interval has more call paths with time; cosydb
-  keeps every call path, so where an interval has more (on the shared traces only
-  lulesh_hyb-8x2-small, ranks 6 and 7) the delay costs built on it differ from
-  Scalasca's in small cells (totals within 0.5 %).
+  Scalasca keeps each time map in 128 call paths (src/scout/scout_types.h,
+  timemap_t) and drops small entries where an interval has more; cosydb keeps
+  every call path unless p_time_map_entries asks for Scalasca's map
+  (scalasca.time_maps).
+params:
+  p_time_map_entries: {default: 0, type: BIGINT, doc: "Call paths a time map holds: 0 keeps every one (exact); 128 gives Scalasca 2.6's values."}
 diagnosis: Not a problem by itself; the input of the delay costs.
 ---#}
+{% import 'templates/scalasca.sql' as scalasca with context %}
 with resolutions as (
     select * from {{ ref('delay_resolutions') }}
 ),
@@ -84,7 +86,7 @@ points as (
 ),
 
 -- an interval's time per call path: the one part's, or the parts' summed
-run_times as (
+summed_times as (
     select i.interval_id, t.callpath_id, t.time_s
     from intervals as i
     join {{ ref('sync_interval_times') }} as t on i.location_id = t.location_id and i.to_index = t.point_index
@@ -96,6 +98,11 @@ run_times as (
     from spans as s
     join {{ ref('sync_interval_times') }} as t using (location_id, point_index)
     group by all
+),
+
+-- Scalasca's time map of each interval
+run_times as (
+    select * from {{ scalasca.time_maps('intervals', 'summed_times') }}
 ),
 
 -- the waits at the points inside an interval (none inside a single part)
