@@ -35,8 +35,10 @@ threads as (
     select location_id, thread from {{ ref('locations') }} where location_type = 'CPU_THREAD'
 ),
 
+-- sums in a fixed order (of the values): a parallel sum's order, and so its last bits,
+-- would vary from run to run, and with them which differences are 0
 computation as (
-    select callpath_id, location_id, sum(value) as comp_s
+    select callpath_id, location_id, sum(value order by value) as comp_s
     from {{ ref('time_leaves') }}
     where metric = 'comp'
     group by all
@@ -46,7 +48,7 @@ averages as (
     select
         c.callpath_id,
         c.in_parallel and run.with_openmp as in_parallel,
-        coalesce(sum(m.comp_s), 0)
+        coalesce(sum(m.comp_s order by m.comp_s), 0)
         / any_value(case when c.in_parallel and run.with_openmp then run.threads else run.processes end)
             as average_s
     from call_paths as c

@@ -142,7 +142,7 @@ cross join {{ ref('rank_basis') }} as rank_basis
     location_id and the column value_column (seconds). -#}
 {% macro sum_matches(matches, value_column, confidence=1.0) -%}
 with per_location as (
-    select callpath_id, location_id, sum({{ value_column }}) as value
+    select callpath_id, location_id, sum({{ value_column }} order by {{ value_column }}) as value
     from {{ matches }}
     group by all
 ),
@@ -150,7 +150,7 @@ with per_location as (
 combined as (
     select *, null::varchar as details from per_location
     union all
-    select callpath_id, null::bigint, sum(value), {{ distribution() }}
+    select callpath_id, null::bigint, sum(value order by value), {{ distribution() }}
     from per_location
     group by callpath_id
 )
