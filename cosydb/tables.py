@@ -155,7 +155,7 @@ _TABLES = [
                 column("trace_length", _I64, "ticks from the first to the last event, as the trace states it"),
                 column("creator", _STR, "the tool that wrote the source (e.g. Score-P 8.4)"),
                 column("source_path", _STR, "the file read"),
-                column("format", _STR, "the loader: otf2, cube4, summary"),
+                column("format", _STR, "the loader: otf2, otf (VampirTrace OTF 1), cube4, summary"),
                 column("number_of_events", _I64, "events read (NULL for a profile)"),
                 column("number_of_locations", _I64, "locations (threads) of the run"),
                 column("first_time", _I64, "the earliest event's tick"),

@@ -55,9 +55,9 @@ class LoadResult:
 
 def registered() -> list:
     """The loader modules, in the order they are asked (a run directory: the trace first)."""
-    from . import cube_profile, otf2_trace, summary_input
+    from . import cube_profile, otf2_trace, otf_trace, summary_input
 
-    return [otf2_trace, cube_profile, summary_input]
+    return [otf2_trace, otf_trace, cube_profile, summary_input]
 
 
 def loader_for(path: Path):

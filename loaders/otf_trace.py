@@ -1,0 +1,462 @@
+"""Load a VampirTrace OTF (version 1) trace: the ``NAME.otf`` master file with its
+``NAME.0.def`` global and ``NAME.<stream>.def`` local definitions and ``NAME.<stream>.events``
+streams, each possibly zlib-compressed (``.z``), read through the OTF library
+(``otf_library``) into the same tables as an OTF2 archive.
+
+How OTF's records become cosydb's events:
+
+- a process is a location; a process without parent is an MPI rank (ranks numbered in the
+  order of the process ids), a process with a parent one of its threads;
+- Enter / Leave are ENTER / LEAVE; a Leave of function 0 (VampirTrace's short record) leaves
+  the innermost region entered, and a Leave with nothing entered is dropped with a warning;
+- SendMsg (at the send call's Enter) and RecvMsg (at the receive call's Leave) are MPI_SEND and
+  MPI_RECV, the partner translated to its rank in the message's process group, which is the
+  communicator (group 0: all ranks);
+- a collective is an MPI_COLLECTIVE_BEGIN and MPI_COLLECTIVE_END pair: from
+  BeginCollectiveOperation / EndCollectiveOperation, or from VampirTrace 5's single
+  CollectiveOperation record (begin at its time, end after its duration, written before the
+  call's Leave); the operation is the name of its DefCollectiveOperation without ``MPI_``;
+- counters, file operations and the other records are counted in ``record_counts``, not
+  stored.
+
+Debian's OTF 1.12.5 fails on a compressed stream beyond about 20 KB, and OTF never ends its
+zlib streams (one-shot ``zlib.decompress`` refuses them): compressed files are inflated
+incrementally into a scratch copy of the trace, which the library then reads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import shutil
+import tempfile
+import time
+import zlib
+from pathlib import Path
+
+import pyarrow as pa
+
+from cosydb.errors import CosyError
+from cosydb.tables import schema
+
+from . import LoadResult, otf_library
+from .otf_library import LibraryMissing
+
+FORMAT = "otf"
+IS_TRACE = True
+RUN_FILE = None
+FILE_DOC = "an OTF master file (*.otf)"
+
+#: OTF2's region roles of MPI functions (OTF has none), by name without "MPI_"
+_MPI_ROLES = {
+    **dict.fromkeys(
+        ["Send", "Bsend", "Ssend", "Rsend", "Isend", "Ibsend", "Issend", "Irsend", "Recv", "Irecv", "Sendrecv"],
+        "POINT2POINT",
+    ),
+    "Barrier": "BARRIER",
+    "Ibarrier": "BARRIER",
+    "Bcast": "COLL_ONE2ALL",
+    "Scatter": "COLL_ONE2ALL",
+    "Scatterv": "COLL_ONE2ALL",
+    "Reduce": "COLL_ALL2ONE",
+    "Gather": "COLL_ALL2ONE",
+    "Gatherv": "COLL_ALL2ONE",
+    "Allreduce": "COLL_ALL2ALL",
+    "Allgather": "COLL_ALL2ALL",
+    "Allgatherv": "COLL_ALL2ALL",
+    "Alltoall": "COLL_ALL2ALL",
+    "Alltoallv": "COLL_ALL2ALL",
+    "Alltoallw": "COLL_ALL2ALL",
+    "Reduce_scatter": "COLL_ALL2ALL",
+    "Reduce_scatter_block": "COLL_ALL2ALL",
+    "Scan": "COLL_OTHER",
+    "Exscan": "COLL_OTHER",
+}
+_NAMES = {
+    otf_library.ENTER: "ENTER",
+    otf_library.LEAVE: "LEAVE",
+    otf_library.SEND: "SEND",
+    otf_library.RECEIVE: "RECEIVE",
+    otf_library.COLLOP: "COLLECTIVE_OPERATION",
+    otf_library.BEGINCOLLOP: "BEGIN_COLLECTIVE_OPERATION",
+    otf_library.ENDCOLLOP: "END_COLLECTIVE_OPERATION",
+    otf_library.COUNTER: "COUNTER",
+    otf_library.FILEOPERATION: "FILE_OPERATION",
+    otf_library.BEGINFILEOP: "BEGIN_FILE_OPERATION",
+    otf_library.ENDFILEOP: "END_FILE_OPERATION",
+    otf_library.BEGINPROCESS: "BEGIN_PROCESS",
+    otf_library.ENDPROCESS: "END_PROCESS",
+}
+_EVENT_COLUMNS = schema("events").names
+#: types for the columns pyarrow should not infer (string columns become dictionaries in conform)
+_ARROW = {"time": pa.uint64(), "type": pa.string(), "coll_op": pa.string()}
+#: the records stored as events; the others are only counted
+_STORED = {"ENTER", "LEAVE", "SEND", "RECEIVE"} | {n for n in _NAMES.values() if "COLLECTIVE" in n}
+
+
+def detect(path: Path) -> bool:
+    """A master file: named ``*.otf``."""
+    return path.suffix == ".otf"
+
+
+def read(master: Path, sink, workers: int | None = None) -> LoadResult:
+    """Read the trace of the master file ``master`` into the tables of ``sink`` (one events
+    file; ``workers`` is not used: the library reads all streams in one time-ordered pass)."""
+    from cosydb import interrupts
+
+    try:
+        otf_library.library()
+    except LibraryMissing as error:
+        raise CosyError(master, str(error)) from None
+    with interrupts.deferred(), _readable_copy(master) as stub:  # Python callbacks, as for OTF2
+        return _load(master, stub, sink)
+
+
+def _text(raw: bytes | None) -> str:
+    """A name as OTF stores it: bytes of any encoding (KOI8-R, Latin-1, ...); never fails."""
+    return "" if raw is None else raw.decode("utf-8", errors="replace")
+
+
+@contextlib.contextmanager
+def _readable_copy(master: Path):
+    """The name stub (``dir/NAME``) the library should open: the trace itself, or where some
+    of its files are compressed, a scratch copy with every file inflated."""
+    stem = master.name[: -len(".otf")]
+    files = sorted(p for p in master.parent.glob(stem + ".*") if p != master)
+    if not any(p.suffix == ".z" for p in files):
+        yield str(master.parent / stem)
+        return
+    scratch = Path(tempfile.mkdtemp(prefix="cosydb-otf-"))
+    try:
+        shutil.copyfile(master, scratch / master.name)
+        for path in files:
+            if path.suffix == ".z":
+                _inflate(path, scratch / path.stem)
+            else:
+                shutil.copyfile(path, scratch / path.name)
+        yield str(scratch / stem)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _inflate(source: Path, target: Path) -> None:
+    """Inflate one OTF zlib stream chunk by chunk (OTF leaves its streams unterminated)."""
+    inflater = zlib.decompressobj()
+    try:
+        with open(source, "rb") as src, open(target, "wb") as dst:
+            while chunk := src.read(1 << 20):
+                dst.write(inflater.decompress(chunk))
+            dst.write(inflater.flush())
+    except zlib.error as error:
+        raise CosyError(source, f"not a readable zlib stream ({error})") from None
+
+
+class _Definitions:
+    """What the definition records say, by token."""
+
+    def __init__(self):
+        self.resolution = None
+        self.creator = ""
+        self.processes: dict[int, tuple[str, int]] = {}  # id -> (name, parent)
+        self.groups: dict[int, tuple[str, list[int]]] = {}  # id -> (name, process ids)
+        self.function_groups: dict[int, str] = {}
+        self.functions: dict[int, tuple[str, int]] = {}  # id -> (name, function group)
+        self.collectives: dict[int, str] = {}  # id -> name
+
+    def handlers(self) -> dict:
+        h = otf_library.HANDLERS
+
+        def resolution(_u, _stream, ticks, _kv):
+            self.resolution = ticks
+            return 0
+
+        def creator(_u, _stream, name, _kv):
+            self.creator = _text(name)
+            return 0
+
+        def process(_u, _stream, pid, name, parent, _kv):
+            self.processes[pid] = (_text(name), parent)
+            return 0
+
+        def group(_u, _stream, gid, name, n, procs, _kv):
+            self.groups[gid] = (_text(name), [procs[i] for i in range(n)])
+            return 0
+
+        def function_group(_u, _stream, gid, name, _kv):
+            self.function_groups[gid] = _text(name)
+            return 0
+
+        def function(_u, _stream, fid, name, gid, _source, _kv):
+            self.functions[fid] = (_text(name), gid)
+            return 0
+
+        def collective(_u, _stream, cid, name, _type, _kv):
+            self.collectives[cid] = _text(name)
+            return 0
+
+        return {
+            otf_library.DEFTIMERRESOLUTION: h[otf_library.DEFTIMERRESOLUTION](resolution),
+            otf_library.DEFCREATOR: h[otf_library.DEFCREATOR](creator),
+            otf_library.DEFPROCESS: h[otf_library.DEFPROCESS](process),
+            otf_library.DEFPROCESSGROUP: h[otf_library.DEFPROCESSGROUP](group),
+            otf_library.DEFFUNCTIONGROUP: h[otf_library.DEFFUNCTIONGROUP](function_group),
+            otf_library.DEFFUNCTION: h[otf_library.DEFFUNCTION](function),
+            otf_library.DEFCOLLOP: h[otf_library.DEFCOLLOP](collective),
+        }
+
+
+class _Events:
+    """The event rows of every process, in record order: (time, type, *PAYLOAD)."""
+
+    PAYLOAD = ("region_id", "comm_id", "partner", "tag", "msg_bytes", "coll_op", "root", "bytes_sent", "bytes_received")
+
+    def __init__(self, defs: _Definitions, comm_of, rank_in):
+        self.defs = defs
+        self.comm_of, self.rank_in = comm_of, rank_in
+        self.rows: dict[int, list[tuple]] = {pid: [] for pid in defs.processes}
+        self.stacks: dict[int, list[int]] = {}
+        self.pending_end: dict[int, tuple] = {}  # process -> END row of a single-record collective
+        self.open_collectives: dict[tuple[int, int], dict] = {}  # (process, matching id) -> END payload
+        self.counts: dict[tuple[int, str], int] = {}
+        self.unmatched_leaves: dict[int, int] = {}
+
+    def _row(self, pid: int, t: int, kind: str, **payload) -> tuple:
+        row = (t, kind, *(payload.get(name) for name in self.PAYLOAD))
+        self.rows.setdefault(pid, []).append(row)
+        return row
+
+    def _count(self, pid: int, record: str) -> None:
+        self.counts[(pid, record)] = self.counts.get((pid, record), 0) + 1
+
+    def _end_payload(self, op: int, group: int, root: int, sent: int, received: int) -> dict:
+        """The MPI_COLLECTIVE_END columns of a collective record."""
+        comm = self.comm_of(group)
+        return dict(
+            comm_id=comm,
+            coll_op=self.defs.collectives.get(op, f"CODE_{op}").upper().removeprefix("MPI_"),
+            root=self.rank_in(comm, root) if root else None,
+            bytes_sent=sent,
+            bytes_received=received,
+        )
+
+    def handlers(self) -> dict:
+        h, lib = otf_library.HANDLERS, otf_library
+
+        def enter(_u, t, fid, pid, _source, _kv):
+            self._count(pid, "ENTER")
+            self.stacks.setdefault(pid, []).append(fid)
+            self._row(pid, t, "ENTER", region_id=fid)
+            return 0
+
+        def leave(_u, t, fid, pid, _source, _kv):
+            self._count(pid, "LEAVE")
+            end = self.pending_end.pop(pid, None)
+            if end is not None:
+                self.rows[pid].append(end)
+            stack = self.stacks.setdefault(pid, [])
+            if not stack:
+                self.unmatched_leaves[pid] = self.unmatched_leaves.get(pid, 0) + 1
+                return 0
+            entered = stack.pop()
+            self._row(pid, t, "LEAVE", region_id=fid or entered)
+            return 0
+
+        def message(kind: str, record: str):
+            def handle(_u, t, pid, partner, group, tag, length, _source, _kv):
+                self._count(pid, record)
+                comm = self.comm_of(group)
+                self._row(pid, t, kind, comm_id=comm, partner=self.rank_in(comm, partner), tag=tag, msg_bytes=length)
+                return 0
+
+            return handle
+
+        def collective(_u, t, pid, op, group, root, sent, received, duration, _source, _kv):
+            self._count(pid, "COLLECTIVE_OPERATION")
+            self._row(pid, t, "MPI_COLLECTIVE_BEGIN")
+            end = self._end_payload(op, group, root, sent, received)
+            self.pending_end[pid] = (t + duration, "MPI_COLLECTIVE_END", *(end.get(n) for n in self.PAYLOAD))
+            return 0
+
+        def begin_collective(_u, t, pid, op, match, group, root, sent, received, _scl, _kv):
+            self._count(pid, "BEGIN_COLLECTIVE_OPERATION")
+            self._row(pid, t, "MPI_COLLECTIVE_BEGIN")
+            self.open_collectives[(pid, match)] = self._end_payload(op, group, root, sent, received)
+            return 0
+
+        def end_collective(_u, t, pid, match, _kv):
+            self._count(pid, "END_COLLECTIVE_OPERATION")
+            end = self.open_collectives.pop((pid, match), None)
+            if end is not None:
+                self._row(pid, t, "MPI_COLLECTIVE_END", **end)
+            return 0
+
+        def counter(_u, _t, pid, _counter, _value, _kv):
+            self._count(pid, "COUNTER")
+            return 0
+
+        return {
+            lib.ENTER: h[lib.ENTER](enter),
+            lib.LEAVE: h[lib.LEAVE](leave),
+            lib.SEND: h[lib.SEND](message("MPI_SEND", "SEND")),
+            lib.RECEIVE: h[lib.RECEIVE](message("MPI_RECV", "RECEIVE")),
+            lib.COLLOP: h[lib.COLLOP](collective),
+            lib.BEGINCOLLOP: h[lib.BEGINCOLLOP](begin_collective),
+            lib.ENDCOLLOP: h[lib.ENDCOLLOP](end_collective),
+            lib.COUNTER: h[lib.COUNTER](counter),
+        }
+
+    def finish(self) -> None:
+        """The END of a single-record collective whose call was never left."""
+        for pid, end in self.pending_end.items():
+            self.rows[pid].append(end)
+        self.pending_end.clear()
+
+
+def _read_pass(lib, stub: str, handlers: dict, events: bool) -> int:
+    """One pass of the library over the trace with ``handlers``; the records read, or
+    READ_ERROR."""
+    manager = lib.OTF_FileManager_open(256)
+    reader = lib.OTF_Reader_open(stub.encode(), manager)
+    if not reader:
+        lib.OTF_FileManager_close(manager)
+        return otf_library.READ_ERROR
+    array = lib.OTF_HandlerArray_open()
+    try:
+        for record, callback in handlers.items():
+            lib.OTF_HandlerArray_setHandler(array, ctypes.cast(callback, ctypes.c_void_p), record)
+        read = lib.OTF_Reader_readEvents if events else lib.OTF_Reader_readDefinitions
+        return read(reader, array)
+    finally:
+        lib.OTF_HandlerArray_close(array)
+        lib.OTF_Reader_close(reader)
+        lib.OTF_FileManager_close(manager)
+
+
+def _load(master: Path, stub: str, sink) -> LoadResult:
+    lib = otf_library.library()
+    started = time.perf_counter()
+    defs = _Definitions()
+    if _read_pass(lib, stub, defs.handlers(), events=False) == otf_library.READ_ERROR:
+        raise CosyError(master, "the OTF library cannot read its definitions (NAME.0.def)")
+    if not defs.processes:
+        raise CosyError(master, "the trace defines no processes")
+    phase_seconds = {"definitions": time.perf_counter() - started}
+    started = time.perf_counter()
+
+    tables = _definition_tables(defs)
+    world = tables["communicators"][-1]["comm_id"]
+    members = {}
+    for row in tables["communicator_members"]:
+        members.setdefault(row["comm_id"], {})[row["location_id"]] = row["comm_rank"]
+
+    def comm_of(group: int) -> int:
+        return group if group in defs.groups else world
+
+    def rank_in(comm: int, pid: int) -> int | None:
+        return members.get(comm, {}).get(pid)
+
+    events = _Events(defs, comm_of, rank_in)
+    if _read_pass(lib, stub, events.handlers(), events=True) == otf_library.READ_ERROR:
+        raise CosyError(master, "the OTF library cannot read its event streams (NAME.<stream>.events)")
+    events.finish()
+
+    batch = _event_table(events.rows)
+    sink.write("events", batch)
+    for location in tables["locations"]:
+        location["number_of_events"] = len(events.rows.get(location["location_id"], ()))
+    tables["record_counts"] = [
+        dict(location_id=pid, type=record, count=count, has_payload=record in _STORED)
+        for (pid, record), count in sorted(events.counts.items())
+    ]
+    for name, rows in tables.items():
+        sink.write(name, rows)
+    warnings = [
+        dict(
+            check="unbalanced_regions",
+            location_id=pid,
+            count=count,
+            detail="Leave record with no region entered (dropped)",
+        )
+        for pid, count in sorted(events.unmatched_leaves.items())
+    ]
+    times = pa.compute.min_max(batch["time"]) if batch.num_rows else None
+    first = times["min"].as_py() if times else None
+    last = times["max"].as_py() if times else None
+    phase_seconds["events"] = time.perf_counter() - started
+    return LoadResult(
+        source_path=str(master.resolve()),
+        number_of_locations=len(defs.processes),
+        loaded=f"{batch.num_rows:,} events",
+        creator=defs.creator,
+        number_of_events=batch.num_rows,
+        timer_resolution=defs.resolution or 1,
+        global_offset=first or 0,
+        trace_length=(last - first) if times else None,
+        first_time=first,
+        last_time=last,
+        warnings=warnings,
+        phase_seconds=phase_seconds,
+    )
+
+
+def _definition_tables(defs: _Definitions) -> dict[str, list[dict]]:
+    """locations, location_groups, regions and communicators (with their members) from the
+    definition records; the last communicator is the world of all ranks."""
+    ranks = sorted(pid for pid, (_, parent) in defs.processes.items() if parent == 0)
+    rank_of = {pid: r for r, pid in enumerate(ranks)}
+    locations, thread_counts = [], {}
+    for pid in sorted(defs.processes):
+        name, parent = defs.processes[pid]
+        rank = rank_of.get(pid, rank_of.get(parent))
+        thread = 0 if parent == 0 else thread_counts.setdefault(parent, 0) + 1
+        if parent:
+            thread_counts[parent] = thread
+        group = rank if rank is not None else len(ranks) + pid
+        locations.append(
+            dict(
+                location_id=pid,
+                name=name,
+                location_type="CPU_THREAD",
+                location_group_id=group,
+                rank=rank,
+                thread=thread,
+            )
+        )
+    location_groups = [
+        dict(location_group_id=r, name=defs.processes[pid][0], group_type="PROCESS", rank=r)
+        for pid, r in rank_of.items()
+    ]
+    regions = []
+    for fid, (name, gid) in sorted(defs.functions.items()):
+        group = defs.function_groups.get(gid, "")
+        is_mpi = name.startswith("MPI_") or group.upper() == "MPI"
+        role = _MPI_ROLES.get(name.removeprefix("MPI_"), "FUNCTION") if is_mpi else "FUNCTION"
+        paradigm = "MPI" if is_mpi else "OPENMP" if group.upper().startswith("OMP") else "USER"
+        regions.append(dict(region_id=fid, name=name, canonical_name=name, role=role, paradigm=paradigm))
+    communicators, comm_members = [], []
+    world = max([*defs.groups, 0]) + 1
+    for gid, (name, procs) in [*sorted(defs.groups.items()), (world, ("MPI_COMM_WORLD (all ranks)", ranks))]:
+        communicators.append(dict(comm_id=gid, name=name, paradigm="MPI", size=len(procs), is_self=len(procs) == 1))
+        comm_members += [dict(comm_id=gid, comm_rank=i, location_id=pid) for i, pid in enumerate(procs)]
+    return dict(
+        locations=locations,
+        location_groups=location_groups,
+        regions=regions,
+        communicators=communicators,
+        communicator_members=comm_members,
+    )
+
+
+def _event_table(rows: dict[int, list[tuple]]) -> pa.Table:
+    """The events table: every process's rows numbered in record order."""
+    from cosydb.tables import conform
+
+    order = sorted(rows)
+    records = [record for pid in order for record in rows[pid]]
+    fields = list(zip(*records, strict=True)) or [()] * (2 + len(_Events.PAYLOAD))
+    columns = dict(zip(("time", "type", *_Events.PAYLOAD), fields, strict=True))
+    columns["location_id"] = [pid for pid in order for _ in rows[pid]]
+    columns["seq"] = [seq for pid in order for seq in range(len(rows[pid]))]
+    n = len(records)
+    table = {name: pa.array(columns.get(name, [None] * n), _ARROW.get(name)) for name in _EVENT_COLUMNS}
+    return conform("events", pa.table(table))

@@ -1,0 +1,199 @@
+"""OTF version 1 (VampirTrace) input: `cosydb load run.otf`.
+
+Traces are written through the OTF library's own writer from constructed scenarios
+(fixtures/otf_writer.py, VampirTrace's record forms) and checked against the values the
+scenarios construct (1 tick = 1 ns unless the timer says otherwise), the same values as for
+the OTF2 archives of the same scenarios."""
+
+import os
+import subprocess
+
+import pytest
+from conftest import COSYDB, NS, assert_clean_failure, property_rows, rows
+from cosydb.fixtures import otf_writer
+from cosydb.fixtures.generator import TraceBuilder
+from cosydb.loaders import otf_library
+
+from cosydb import database
+from cosydb.load import load
+from cosydb.report import run
+
+
+def exchange(resolution: int = 1_000_000_000) -> TraceBuilder:
+    """Three ranks. Rank 1 waits in MPI_Recv from 100 for rank 0's send at 500 (Late Sender:
+    400). They enter an MPI_Barrier at 600, 610, 620 (waits 20 and 10, all leave at 650) and
+    an MPI_Allreduce at 660, 670, 700 (waits 40 and 30, all leave at 710); rank 2 computes in
+    solve/work in between. Then rank 2's MPI_Ssend (720..780) waits for rank 0 to enter
+    MPI_Recv at 750 (Late Receiver: 30)."""
+    b = TraceBuilder(3, timer_resolution=resolution)
+    for r in range(3):
+        with b[r].open("main", 0, 800):
+            b[r].region("MPI_Init", 0, 10)
+            if r == 0:
+                b[r].region("work", 10, 500)
+                b[r].mpi_send(500, 520, dst=1, tag=7, nbytes=64)
+            elif r == 1:
+                b[r].mpi_recv(100, 600, src=0, tag=7, nbytes=64)
+            else:
+                with b[r].open("solve", 10, 620):
+                    b[r].region("work", 20, 300)
+                    b[r].region("work", 300, 610)
+            b[r].collective("MPI_Barrier", 600 + 10 * r, 650)
+            b[r].collective("MPI_Allreduce", (660, 670, 700)[r], 710, sent=8, received=8)
+            if r == 0:
+                b[r].mpi_recv(750, 780, src=2, tag=9, nbytes=4)
+            elif r == 2:
+                b[r].mpi_send(720, 780, dst=0, tag=9, nbytes=4, call="MPI_Ssend")
+            b[r].region("MPI_Finalize", 780, 800)
+    return b
+
+
+def loaded(tmp_path, builder, **write_options):
+    master = otf_writer.write(builder, tmp_path / "run", **write_options)
+    load(master, tmp_path / "run.cosydb")
+    return tmp_path / "run.cosydb"
+
+
+@pytest.fixture(
+    scope="module",
+    params=[
+        dict(),
+        dict(
+            collective_records="begin_end",
+            short_leaves=True,
+            compression=6,
+            streams=1,
+            first_function=0,
+            local_definitions=True,
+        ),
+    ],
+    ids=["vt5-single-records", "begin-end-short-leaves-compressed-one-stream-local-defs"],
+)
+def exchange_db(request, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("otf")
+    db = loaded(folder, exchange(), **request.param)
+    if request.param.get("local_definitions"):  # the functions are in stream 1's own file
+        assert (folder / "run" / "run.1.def.z").stat().st_size > 0
+    return db
+
+
+def test_regions_and_call_paths_are_the_constructed_ones(exchange_db):
+    b = exchange()
+    con = database.connect(exchange_db)
+    got = {
+        (r["path"], r["rank"]): r
+        for r in rows(
+            con,
+            """SELECT c.path, l.rank, count(*) AS visits, sum(i.incl_s) AS incl_s, sum(i.excl_s) AS excl_s
+               FROM region_instances i JOIN callpaths c USING (experiment_id, callpath_id)
+               JOIN locations l USING (experiment_id, location_id) GROUP BY ALL""",
+        )
+    }
+    expected = b.expected_paths()
+    assert set(got) == set(expected)
+    for key, exp in expected.items():
+        assert got[key]["visits"] == exp["visits"], key
+        assert got[key]["incl_s"] == pytest.approx(exp["incl_ticks"] * NS, abs=1e-15), key
+        assert got[key]["excl_s"] == pytest.approx(exp["excl_ticks"] * NS, abs=1e-15), key
+    assert got[("prog/main/solve/work", 2)]["visits"] == 2  # by hand: 280 + 310 ns
+    assert got[("prog/main/solve/work", 2)]["incl_s"] == pytest.approx(590 * NS)
+
+
+def test_messages_and_collectives_become_wait_states(exchange_db):
+    con = database.connect(exchange_db)
+    messages = rows(con, "SELECT * FROM messages ORDER BY send_time")
+    assert [(m["tag"], m["send_bytes"], m["recv_bytes"]) for m in messages] == [(7, 64, 64), (9, 4, 4)]
+    result = run(exchange_db, threshold=0)
+    assert property_rows(result, "mpi_latesender", all_processes=False) == {
+        ("prog/main/MPI_Recv", 1): pytest.approx(400 * NS)
+    }
+    assert property_rows(result, "mpi_barrier_wait", all_processes=False) == {
+        ("prog/main/MPI_Barrier", 0): pytest.approx(20 * NS),
+        ("prog/main/MPI_Barrier", 1): pytest.approx(10 * NS),
+    }
+    assert property_rows(result, "mpi_latereceiver", all_processes=False) == {
+        ("prog/main/MPI_Ssend", 2): pytest.approx(30 * NS)
+    }
+    assert property_rows(result, "mpi_wait_nxn", all_processes=False) == {
+        ("prog/main/MPI_Allreduce", 0): pytest.approx(40 * NS),
+        ("prog/main/MPI_Allreduce", 1): pytest.approx(30 * NS),
+    }
+    # the delay behind the Late Sender: rank 0's work (490 ns) against rank 1's none before
+    # its receive (it entered MPI_Recv at 100 after MPI_Init): 400 ns of it caused the wait
+    assert sum(property_rows(result, "delay_latesender").values()) == pytest.approx(400 * NS)
+
+
+def test_a_timer_of_20_mhz(tmp_path):
+    """The same ticks at 20 MHz: every second is 50 ns * the tick count."""
+    result = run(loaded(tmp_path, exchange(resolution=20_000_000)), threshold=0)
+    assert property_rows(result, "mpi_latesender") == {"prog/main/MPI_Recv": pytest.approx(400 / 20e6)}
+
+
+def test_a_compressed_stream_beyond_100_kb(tmp_path):
+    """Two ranks exchange 30,000 messages: each zlib-compressed event stream is larger than
+    the 20 KB that Debian's OTF library reads by itself."""
+    n = 30_000
+    b = TraceBuilder(2)
+    for r in range(2):
+        with b[r].open("main", 0, 10 * n + 100):
+            for k in range(n):
+                if r == 0:
+                    b[r].mpi_send(10 * k, 10 * k + 2, dst=1, tag=k % 5, nbytes=k)
+                else:
+                    b[r].mpi_recv(10 * k, 10 * k + 5, src=0, tag=k % 5, nbytes=k)
+    master = otf_writer.write(b, tmp_path / "run", compression=9)
+    streams = sorted(master.parent.glob("run.*.events.z"))
+    assert len(streams) == 2 and all(p.stat().st_size > 100_000 for p in streams)
+    load(master, tmp_path / "run.cosydb")
+    con = database.connect(tmp_path / "run.cosydb")
+    assert con.execute("SELECT count(*), sum(send_bytes) FROM messages").fetchone() == (n, n * (n - 1) // 2)
+
+
+def test_names_in_another_encoding_are_read_with_replacement(tmp_path):
+    b = TraceBuilder(1)
+    with b[0].open("main", 0, 100):
+        b[0].region("расчёт", 10, 90)  # KOI8-R bytes: not UTF-8
+    con = database.connect(loaded(tmp_path, b, encoding="koi8-r"))
+    names = {name for (name,) in con.execute("SELECT name FROM regions").fetchall()}
+    assert "main" in names and "расчёт" not in names
+    (weird,) = names - {"main", "prog"}
+    assert "\ufffd" in weird
+    assert con.execute("SELECT count(*) FROM region_instances").fetchone() == (3,)
+
+
+def test_a_stray_leave_and_a_process_without_events(tmp_path):
+    """Written by hand: process 1 leaves a region it never entered, then runs main 10..50;
+    process 2 is defined but has no events. The stray Leave is dropped with a warning."""
+    lib = otf_library.library()
+    manager = lib.OTF_FileManager_open(10)
+    writer = lib.OTF_Writer_open(str(tmp_path / "odd").encode(), 1, manager)
+    lib.OTF_Writer_writeDefTimerResolution(writer, 0, 1_000_000_000)
+    for pid in (1, 2):
+        lib.OTF_Writer_writeDefProcess(writer, 0, pid, f"Process {pid - 1}".encode(), 0)
+    lib.OTF_Writer_writeDefFunction(writer, 0, 1, b"main", 0, 0)
+    lib.OTF_Writer_writeLeave(writer, 5, 1, 1, 0)
+    lib.OTF_Writer_writeEnter(writer, 10, 1, 1, 0)
+    lib.OTF_Writer_writeLeave(writer, 50, 1, 1, 0)
+    lib.OTF_Writer_close(writer)
+    lib.OTF_FileManager_close(manager)
+    load(tmp_path / "odd.otf", tmp_path / "odd.cosydb")
+    con = database.connect(tmp_path / "odd.cosydb")
+    assert con.execute("SELECT location_id, rank, number_of_events FROM locations ORDER BY 1").fetchall() == [
+        (1, 0, 2),
+        (2, 1, 0),
+    ]
+    assert con.execute("SELECT incl_s FROM region_instances").fetchall() == [(pytest.approx(40 * NS),)]
+    (warning,) = rows(con, "SELECT * FROM load_warnings WHERE \"check\" = 'unbalanced_regions' AND location_id = 1")
+    assert warning["count"] == 1
+
+
+def test_without_the_library_one_line_names_the_package(tmp_path):
+    master = otf_writer.write(exchange(), tmp_path / "run")
+    result = subprocess.run(
+        [COSYDB, "load", str(master), "--db", str(tmp_path / "x.cosydb")],
+        capture_output=True,
+        text=True,
+        env=os.environ | {"COSYDB_OTF_LIBRARY": "libopen-trace-format-absent.so"},
+    )
+    assert_clean_failure(result, "apt-get install libopen-trace-format1")
+    assert not (tmp_path / "x.cosydb").exists()
