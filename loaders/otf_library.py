@@ -79,6 +79,8 @@ _SIGNATURES = {
     "OTF_Writer_writeDefFunctionGroup": (c_int, [c_void_p, c_uint32, c_uint32, c_char_p]),
     "OTF_Writer_writeDefFunction": (c_int, [c_void_p, c_uint32, c_uint32, c_char_p, c_uint32, c_uint32]),
     "OTF_Writer_writeDefCollectiveOperation": (c_int, [c_void_p, c_uint32, c_uint32, c_char_p, c_uint32]),
+    "OTF_Writer_writeDefCounter": (c_int, [c_void_p, c_uint32, c_uint32, c_char_p, c_uint32, c_uint32, c_char_p]),
+    "OTF_Writer_writeCounter": (c_int, [c_void_p, c_uint64, c_uint32, c_uint32, c_uint64]),
     "OTF_Writer_writeEnter": (c_int, [c_void_p, c_uint64, c_uint32, c_uint32, c_uint32]),
     "OTF_Writer_writeLeave": (c_int, [c_void_p, c_uint64, c_uint32, c_uint32, c_uint32]),
     "OTF_Writer_writeSendMsg": (

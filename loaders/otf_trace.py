@@ -16,8 +16,10 @@ How OTF's records become cosydb's events:
   BeginCollectiveOperation / EndCollectiveOperation, or from VampirTrace 5's single
   CollectiveOperation record (begin at its time, end after its duration, written before the
   call's Leave); the operation is the name of its DefCollectiveOperation without ``MPI_``;
-- counters, file operations and the other records are counted in ``record_counts``, not
-  stored.
+- a Counter is a METRIC event (its value in ``metric_values``, its DefCounter a metric of
+  ``metrics``), moved before the Enter / Leave it follows at the same time (VampirTrace writes
+  it after the event, OTF2 and cosydb's counter model before);
+- file operations and the other records are counted in ``record_counts``, not stored.
 
 Debian's OTF 1.12.5 fails on a compressed stream beyond about 20 KB, and OTF never ends its
 zlib streams (one-shot ``zlib.decompress`` refuses them): compressed files are inflated
@@ -91,7 +93,7 @@ _EVENT_COLUMNS = schema("events").names
 #: types for the columns pyarrow should not infer (string columns become dictionaries in conform)
 _ARROW = {"time": pa.uint64(), "type": pa.string(), "coll_op": pa.string()}
 #: the records stored as events; the others are only counted
-_STORED = {"ENTER", "LEAVE", "SEND", "RECEIVE"} | {n for n in _NAMES.values() if "COLLECTIVE" in n}
+_STORED = {"ENTER", "LEAVE", "SEND", "RECEIVE", "COUNTER"} | {n for n in _NAMES.values() if "COLLECTIVE" in n}
 
 
 def detect(path: Path) -> bool:
@@ -162,6 +164,7 @@ class _Definitions:
         self.function_groups: dict[int, str] = {}
         self.functions: dict[int, tuple[str, int]] = {}  # id -> (name, function group)
         self.collectives: dict[int, str] = {}  # id -> name
+        self.counters: dict[int, tuple[str, int, str]] = {}  # id -> (name, properties, unit)
 
     def handlers(self) -> dict:
         h = otf_library.HANDLERS
@@ -194,6 +197,10 @@ class _Definitions:
             self.collectives[cid] = _text(name)
             return 0
 
+        def counter(_u, _stream, cid, name, properties, _group, unit, _kv):
+            self.counters[cid] = (_text(name), properties, _text(unit))
+            return 0
+
         return {
             otf_library.DEFTIMERRESOLUTION: h[otf_library.DEFTIMERRESOLUTION](resolution),
             otf_library.DEFCREATOR: h[otf_library.DEFCREATOR](creator),
@@ -202,13 +209,25 @@ class _Definitions:
             otf_library.DEFFUNCTIONGROUP: h[otf_library.DEFFUNCTIONGROUP](function_group),
             otf_library.DEFFUNCTION: h[otf_library.DEFFUNCTION](function),
             otf_library.DEFCOLLOP: h[otf_library.DEFCOLLOP](collective),
+            otf_library.DEFCOUNTER: h[otf_library.DEFCOUNTER](counter),
         }
 
 
 class _Events:
-    """The event rows of every process, in record order: (time, type, *PAYLOAD)."""
+    """The event rows of every process, in record order: (time, type, *PAYLOAD, counter value)."""
 
-    PAYLOAD = ("region_id", "comm_id", "partner", "tag", "msg_bytes", "coll_op", "root", "bytes_sent", "bytes_received")
+    PAYLOAD = (
+        "region_id",
+        "comm_id",
+        "partner",
+        "tag",
+        "msg_bytes",
+        "coll_op",
+        "root",
+        "bytes_sent",
+        "bytes_received",
+        "metric_id",
+    )
 
     def __init__(self, defs: _Definitions, comm_of, rank_in):
         self.defs = defs
@@ -221,7 +240,7 @@ class _Events:
         self.unmatched_leaves: dict[int, int] = {}
 
     def _row(self, pid: int, t: int, kind: str, **payload) -> tuple:
-        row = (t, kind, *(payload.get(name) for name in self.PAYLOAD))
+        row = (t, kind, *(payload.get(name) for name in self.PAYLOAD), None)
         self.rows.setdefault(pid, []).append(row)
         return row
 
@@ -274,7 +293,7 @@ class _Events:
             self._count(pid, "COLLECTIVE_OPERATION")
             self._row(pid, t, "MPI_COLLECTIVE_BEGIN")
             end = self._end_payload(op, group, root, sent, received)
-            self.pending_end[pid] = (t + duration, "MPI_COLLECTIVE_END", *(end.get(n) for n in self.PAYLOAD))
+            self.pending_end[pid] = (t + duration, "MPI_COLLECTIVE_END", *(end.get(n) for n in self.PAYLOAD), None)
             return 0
 
         def begin_collective(_u, t, pid, op, match, group, root, sent, received, _scl, _kv):
@@ -290,8 +309,15 @@ class _Events:
                 self._row(pid, t, "MPI_COLLECTIVE_END", **end)
             return 0
 
-        def counter(_u, _t, pid, _counter, _value, _kv):
+        def counter(_u, t, pid, cid, value, _kv):
+            """A METRIC event (its value in metric_values). VampirTrace writes a counter right
+            after the Enter / Leave it belongs to; cosydb's model (and OTF2) has it right
+            before: it moves before the region events of its time that precede it."""
             self._count(pid, "COUNTER")
+            rows = self.rows.setdefault(pid, [])
+            follows_its_event = rows and rows[-1][0] == t and rows[-1][1] in ("ENTER", "LEAVE")
+            row = (t, "METRIC", *(cid if name == "metric_id" else None for name in self.PAYLOAD), value)
+            rows.insert(len(rows) - 1 if follows_its_event else len(rows), row)
             return 0
 
         return {
@@ -360,8 +386,9 @@ def _load(master: Path, stub: str, sink) -> LoadResult:
         raise CosyError(master, "the OTF library cannot read its event streams (NAME.<stream>.events)")
     events.finish()
 
-    batch = _event_table(events.rows)
+    batch, metric_values = _event_tables(events.rows)
     sink.write("events", batch)
+    sink.write("metric_values", metric_values)
     for location in tables["locations"]:
         location["number_of_events"] = len(events.rows.get(location["location_id"], ()))
     tables["record_counts"] = [
@@ -438,25 +465,65 @@ def _definition_tables(defs: _Definitions) -> dict[str, list[dict]]:
     for gid, (name, procs) in [*sorted(defs.groups.items()), (world, ("MPI_COMM_WORLD (all ranks)", ranks))]:
         communicators.append(dict(comm_id=gid, name=name, paradigm="MPI", size=len(procs), is_self=len(procs) == 1))
         comm_members += [dict(comm_id=gid, comm_rank=i, location_id=pid) for i, pid in enumerate(procs)]
+    metrics = [
+        dict(
+            metric_id=cid,
+            metric_kind="class",
+            member_index=0,
+            member_id=cid,
+            name=name,
+            metric_type="PAPI" if name.startswith("PAPI_") else "OTHER",
+            metric_mode=_COUNTER_MODES.get(properties & 0b1111, "ABSOLUTE_POINT"),
+            value_type="UINT64",
+            unit=unit,
+            occurrence="SYNCHRONOUS",
+        )
+        for cid, (name, properties, unit) in sorted(defs.counters.items())
+    ]
     return dict(
         locations=locations,
         location_groups=location_groups,
         regions=regions,
         communicators=communicators,
         communicator_members=comm_members,
+        metrics=metrics,
     )
 
 
-def _event_table(rows: dict[int, list[tuple]]) -> pa.Table:
-    """The events table: every process's rows numbered in record order."""
+#: OTF2's metric mode of an OTF counter: its type (OTF_COUNTER_TYPE_ACC 0 / _ABS 1) and scope
+#: (OTF_COUNTER_SCOPE_START 0 / _POINT 4 / _LAST 8 / _NEXT 12), the low four property bits
+_COUNTER_MODES = {
+    0: "ACCUMULATED_START",
+    4: "ACCUMULATED_POINT",
+    8: "ACCUMULATED_LAST",
+    12: "ACCUMULATED_NEXT",
+    1 | 4: "ABSOLUTE_POINT",
+    1 | 8: "ABSOLUTE_LAST",
+    1 | 12: "ABSOLUTE_NEXT",
+}
+
+
+def _event_tables(rows: dict[int, list[tuple]]) -> tuple[pa.Table, pa.Table]:
+    """The events and metric_values tables: every process's rows numbered in record order."""
     from cosydb.tables import conform
 
     order = sorted(rows)
     records = [record for pid in order for record in rows[pid]]
-    fields = list(zip(*records, strict=True)) or [()] * (2 + len(_Events.PAYLOAD))
-    columns = dict(zip(("time", "type", *_Events.PAYLOAD), fields, strict=True))
+    fields = list(zip(*records, strict=True)) or [()] * (3 + len(_Events.PAYLOAD))
+    columns = dict(zip(("time", "type", *_Events.PAYLOAD, "value"), fields, strict=True))
     columns["location_id"] = [pid for pid in order for _ in rows[pid]]
     columns["seq"] = [seq for pid in order for seq in range(len(rows[pid]))]
     n = len(records)
-    table = {name: pa.array(columns.get(name, [None] * n), _ARROW.get(name)) for name in _EVENT_COLUMNS}
-    return conform("events", pa.table(table))
+    events = pa.table({name: pa.array(columns.get(name, [None] * n), _ARROW.get(name)) for name in _EVENT_COLUMNS})
+    metric = pa.compute.equal(events["type"], "METRIC")
+    values = pa.table(
+        {
+            "location_id": events["location_id"],
+            "seq": events["seq"],
+            "time": events["time"],
+            "metric_id": events["metric_id"],
+            "member_index": pa.array([0] * n, pa.int32()),
+            "value": pa.array(columns.get("value", []), pa.float64()),
+        }
+    ).filter(metric)
+    return conform("events", events), conform("metric_values", values)

@@ -123,10 +123,42 @@ def test_messages_and_collectives_become_wait_states(exchange_db):
     assert sum(property_rows(result, "delay_latesender").values()) == pytest.approx(400 * NS)
 
 
+@pytest.fixture(scope="module")
+def otf2_results(tmp_path_factory):
+    """The report (threshold 0) on the OTF2 archive of the same program."""
+    folder = tmp_path_factory.mktemp("otf2")
+    load(exchange().write(folder / "run"), folder / "run.cosydb")
+    return results(run(folder / "run.cosydb", threshold=0))
+
+
+def results(report: dict) -> dict:
+    """{(property, call path, rank, status): value} of every row of a report."""
+    return {(r["property"], r["callpath"], r["rank"], r["status"]): r["value"] for r in report["results"]}
+
+
+def test_the_otf2_archive_of_the_same_program_gives_the_same_results(exchange_db, otf2_results):
+    ours = results(run(exchange_db, threshold=0))
+    assert set(ours) == set(otf2_results)
+    evaluated = [key for key in ours if key[3] == "evaluated"]
+    assert len(evaluated) > 100
+    for key in evaluated:
+        assert ours[key] == pytest.approx(otf2_results[key], rel=1e-9, abs=1e-18), key
+
+
 def test_a_timer_of_20_mhz(tmp_path):
     """The same ticks at 20 MHz: every second is 50 ns * the tick count."""
     result = run(loaded(tmp_path, exchange(resolution=20_000_000)), threshold=0)
     assert property_rows(result, "mpi_latesender") == {"prog/main/MPI_Recv": pytest.approx(400 / 20e6)}
+
+
+def test_counters_are_the_constructed_deltas(tmp_path):
+    """test_counters' hand-built increments, written as VampirTrace does: each counter value
+    right after its Enter / Leave, not before as in OTF2."""
+    from test_counters import EXPECTED, cosydb_counter_deltas, counter_run
+
+    con = database.connect(loaded(tmp_path, counter_run()))
+    assert cosydb_counter_deltas(con) == EXPECTED
+    assert con.execute("SELECT DISTINCT metric_mode FROM metrics").fetchall() == [("ACCUMULATED_START",)]
 
 
 def test_a_compressed_stream_beyond_100_kb(tmp_path):
