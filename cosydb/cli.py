@@ -490,17 +490,38 @@ def cube(
 @app.command()
 def export(
     db: Path = typer.Argument(..., metavar="DB", help="The cosydb database."),
-    output: Path = typer.Option(..., "-o", "--output", help="File to write, e.g. run.cubex."),
-    fmt: str = typer.Option("cube", "--format", help="cube (CUBE4 .cubex, opened by the Cube tools)."),
+    output: Path = typer.Option(..., "-o", "--output", help="File to write, e.g. run.cubex or run.json."),
+    fmt: str = typer.Option(
+        "cube",
+        "--format",
+        help="cube (CUBE4 .cubex, opened by the Cube tools) or perfetto (trace-event JSON, "
+        "opened by ui.perfetto.dev and chrome://tracing).",
+    ),
     experiment: str | None = typer.Option(None, "--experiment", help="Experiment name or id (default: the latest)."),
+    start: float | None = typer.Option(None, "--from", help="perfetto: from this time on (seconds)."),
+    end: float | None = typer.Option(None, "--to", help="perfetto: up to this time (seconds)."),
+    locations: str | None = typer.Option(
+        None, "--locations", help="perfetto: these ranks or rank:thread, comma-separated (e.g. 0,3:1)."
+    ),
 ):
-    """Export the severity cube (metric, call path, location) of an experiment.
+    """Export the severity cube (metric, call path, location) or the timeline of an experiment.
 
-    Example: cosydb export run.cosydb --format cube -o run.cubex
+    Example: cosydb export run.cosydb --format cube -o run.cubex;
+    cosydb export run.cosydb --format perfetto -o run.json --from 1.5 --to 2 --locations 0,1
     """
+    _check_format(fmt, ("cube", "perfetto"))
+    if fmt == "perfetto":
+        from .perfetto import write_trace
+
+        wanted = [item.strip() for item in locations.split(",") if item.strip()] if locations else None
+        written = _guard(lambda: write_trace(db, output, experiment, start, end, wanted))
+        out.print(
+            f"wrote {output}: {written['slices']:,} region slices, {written['flows']:,} message flows and "
+            f"{written['wait_states']:,} wait-state slices on {written['locations']} locations"
+        )
+        return
     from .export import write_cubex
 
-    _check_format(fmt, ("cube",))
     written = _guard(lambda: write_cubex(db, output, experiment))
     out.print(
         f"wrote {output}: {written['metrics']} metrics x {written['callpaths']} call paths "

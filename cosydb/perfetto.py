@@ -1,0 +1,186 @@
+"""Export a trace experiment as Chrome trace-event JSON, which the Perfetto UI and
+chrome://tracing open (https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU,
+"Trace Event Format"): one track per location (process = rank, thread = thread), every
+region instance a complete ("X") slice, every message a flow from the send event to the
+receive event ("s" / "f" bound to the enclosing slices), and every wait-state instance of the
+catalog's wait-state patterns a slice of its own on the waiting location, named after its
+property, from the waiting call's Enter for its idle time (Late Sender: the receive waits
+from its Enter, min(E(S), L(R)) - E(R); barrier: from the Enter to the last Enter; ...).
+Times are microseconds (the format's unit) since the experiment's global offset."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from . import catalog as catalog_mod
+from . import database, engine
+from .errors import CosyError
+from .report import choose_experiment
+
+#: The wait-state patterns exported, with the call of the wait: (pattern, property name
+#: or the pattern's metric column, the column holding the waiting call's Enter seq).
+WAIT_STATES = {
+    "mpi_latesender_matches": ("'mpi_latesender'", "recv_call_enter_seq"),
+    "mpi_latereceiver_matches": ("'mpi_latereceiver'", "send_complete_call_enter_seq"),
+    "mpi_collective_wait_matches": ("metric", None),
+}
+
+
+def write_trace(
+    db: str | os.PathLike,
+    output: str | os.PathLike,
+    experiment: str | None = None,
+    start_s: float | None = None,
+    end_s: float | None = None,
+    locations: list[str] | None = None,
+) -> dict:
+    """Write the experiment's timeline to ``output`` (atomically) and return the counts of
+    slices, flows and wait states written. ``start_s`` / ``end_s``: keep what overlaps that
+    window (seconds); ``locations``: keep these ranks (``3``) or threads (``3:1``)."""
+    root, output = Path(db), Path(output)
+    if not output.parent.is_dir():
+        raise CosyError(output, "directory does not exist")
+    con = database.connect(root)
+    try:
+        exp = choose_experiment(con, root, experiment)
+        if exp["is_profile"]:
+            raise CosyError(root, f"experiment '{exp['name']}' is a profile: it has no timeline to export")
+        eid = exp["experiment_id"]
+        kept = _locations(con, eid, locations, root)
+        bound = {"eid": eid, "start": start_s, "end": end_s, "locations": list(kept)}
+        events = [*_metadata(con, eid, kept)]
+        slices = con.execute(
+            f"""SELECT i.location_id, i.enter_s, i.leave_s - i.enter_s, r.name, c.path
+            FROM region_instances i JOIN regions r USING (experiment_id, region_id)
+            JOIN callpaths c USING (experiment_id, callpath_id)
+            WHERE experiment_id = $eid AND i.leave_s IS NOT NULL AND {_window("i")}""",
+            bound,
+        ).fetchall()
+        events += [
+            _event("X", name, location, kept, start, cat="region", dur=_us(dur), args={"callpath": path})
+            for location, start, dur, name, path in slices
+        ]
+        messages = con.execute(
+            """SELECT send_location_id, send_s, recv_location_id, recv_s, tag, send_bytes FROM messages
+            WHERE experiment_id = $eid AND send_location_id IN (SELECT unnest($locations))
+            AND recv_location_id IN (SELECT unnest($locations))
+            AND recv_s >= coalesce($start, -1e300) AND send_s <= coalesce($end, 1e300)
+            ORDER BY send_s, send_location_id""",
+            bound,
+        ).fetchall()
+        for k, (sender, send_s, receiver, recv_s, tag, nbytes) in enumerate(messages):
+            args = {"tag": tag, "bytes": nbytes}
+            events.append(_event("s", "message", sender, kept, send_s, cat="message", id=k, args=args))
+            events.append(_event("f", "message", receiver, kept, recv_s, cat="message", id=k, bp="e", args=args))
+        waits = _wait_states(con, eid, bound)
+        timeline = [
+            _event(
+                "X",
+                name,
+                location,
+                kept,
+                start,
+                cat="wait_state",
+                dur=_us(idle),
+                args={"idle_s": idle, "callpath": path},
+            )
+            for name, location, start, idle, path in waits
+        ]
+        # per track by start, the longer of two slices starting together first: the order
+        # in which they nest
+        slice_events = [e for e in events if e["ph"] == "X"] + timeline
+        slice_events.sort(key=lambda e: (e["pid"], e["tid"], e["ts"], -e["dur"]))
+        events = [e for e in events if e["ph"] != "X"] + slice_events
+    finally:
+        con.close()
+    tmp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w") as file:
+            file.write('{"displayTimeUnit": "ns", "traceEvents": [\n')
+            file.write(",\n".join(json.dumps(e, separators=(",", ":")) for e in events))
+            file.write("\n]}\n")
+        os.replace(tmp, output)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return dict(slices=len(slices), flows=len(messages), wait_states=len(waits), locations=len(kept))
+
+
+def _us(seconds: float) -> float:
+    return round(seconds * 1e6, 6)  # the format's microseconds, to the nanosecond
+
+
+def _event(ph: str, name: str, location: int, kept: dict, seconds: float, **fields) -> dict:
+    pid, tid = kept[location]
+    return {"ph": ph, "name": name, "pid": pid, "tid": tid, "ts": _us(seconds), **fields}
+
+
+def _locations(con, eid: int, wanted: list[str] | None, root: Path) -> dict[int, tuple[int, int]]:
+    """location_id -> (pid, tid) = (rank, thread) of the CPU threads kept."""
+    rows = con.execute(
+        "SELECT location_id, rank, thread FROM locations WHERE experiment_id = ? AND location_type = 'CPU_THREAD'",
+        [eid],
+    ).fetchall()
+    every = {loc: (rank if rank is not None else loc, thread or 0) for loc, rank, thread in rows}
+    if not wanted:
+        return every
+    kept = {}
+    for item in wanted:
+        try:
+            rank, _, thread = item.partition(":")
+            match = {loc: place for loc, place in every.items() if place[0] == int(rank)}
+            if thread:
+                match = {loc: place for loc, place in match.items() if place[1] == int(thread)}
+        except ValueError:
+            raise CosyError(root, f"--locations: '{item}' is not a rank (3) or rank:thread (3:1)") from None
+        if not match:
+            raise CosyError(root, f"--locations: no location {item} in this experiment")
+        kept |= match
+    return kept
+
+
+def _metadata(con, eid: int, kept: dict):
+    """Names of the tracks: a process per rank, a thread per location."""
+    names = dict(con.execute("SELECT location_id, name FROM locations WHERE experiment_id = ?", [eid]).fetchall())
+    for pid in sorted({pid for pid, _ in kept.values()}):
+        yield {"ph": "M", "name": "process_name", "pid": pid, "args": {"name": f"rank {pid}"}}
+        yield {"ph": "M", "name": "process_sort_index", "pid": pid, "args": {"sort_index": pid}}
+    for location, (pid, tid) in sorted(kept.items(), key=lambda kv: kv[1]):
+        yield {"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "args": {"name": names.get(location) or ""}}
+
+
+def _window(instances: str) -> str:
+    """The condition that keeps the region instances (alias ``instances``) in the window."""
+    return (
+        f"coalesce({instances}.leave_s, {instances}.enter_s) >= coalesce($start, -1e300)"
+        f" AND {instances}.enter_s <= coalesce($end, 1e300)"
+        f" AND {instances}.location_id IN (SELECT unnest($locations))"
+    )
+
+
+def _wait_states(con, eid: int, bound: dict) -> list[tuple]:
+    """(property, location, start_s, idle_s, call path) of every wait-state instance: the rows of
+    the WAIT_STATES patterns with the Enter of the waiting call."""
+    evaluation = engine.evaluate(con, catalog_mod.load(), eid, {}, list(WAIT_STATES))
+    parts = []
+    for pattern, (name, seq_column) in WAIT_STATES.items():
+        if evaluation.status.get(pattern) != "evaluated":
+            continue
+        if seq_column is None:  # a collective wait: its call is the instance's on the location
+            call = f"""SELECT w.{name} AS name, w.location_id, w.idle_s, ci.call_enter_seq AS seq
+                FROM {{{{ ref('{pattern}') }}}} w JOIN collective_instances ci
+                ON ci.experiment_id = $eid AND (ci.comm_id, ci.instance_index, ci.location_id)
+                = (w.comm_id, w.instance_index, w.location_id)"""
+        else:
+            call = f"SELECT {name} AS name, location_id, idle_s, {seq_column} AS seq FROM {{{{ ref('{pattern}') }}}}"
+        parts.append(call)
+    if not parts:
+        return []
+    sql = f"""SELECT w.name, w.location_id, i.enter_s, w.idle_s, c.path
+        FROM ({" UNION ALL ".join(parts)}) w
+        JOIN region_instances i ON i.experiment_id = $eid AND (i.location_id, i.enter_seq) = (w.location_id, w.seq)
+        JOIN callpaths c ON c.experiment_id = $eid AND c.callpath_id = i.callpath_id
+        WHERE w.idle_s > 0 AND {_window("i")}
+        ORDER BY w.location_id, i.enter_s"""
+    return evaluation.query(sql, bound).fetchall()
