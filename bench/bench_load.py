@@ -70,7 +70,7 @@ def child_bare(anchor: str) -> dict:
 
 
 def child_load(anchor: str, db: str) -> dict:
-    from cosydb.load import load
+    from cosydb.loading import load
 
     started = time.perf_counter()
     meta = load(anchor, db)

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import duckdb
-import pyarrow as pa
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -90,14 +89,22 @@ def load(
     threads: int | None = typer.Option(
         None, "--threads", help="DuckDB threads while deriving (env COSYDB_THREADS; default: the cores available)."
     ),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress line (there is none when stderr is no terminal)."),
 ):
     """Load a trace or a profile as a new experiment.
 
     Example: cosydb load run/traces.otf2 --db run.cosydb; cosydb load run/profile.cubex --db run.cosydb
     """
-    from .load import load as load_experiment
+    from .loading import load as load_experiment
 
-    meta = _guard(lambda: load_experiment(trace, db, name, workers, memory_limit=memory_limit, threads=threads))
+    def run_load(progress=None):
+        return load_experiment(trace, db, name, workers, memory_limit=memory_limit, threads=threads, progress=progress)
+
+    if quiet or not err.is_terminal:
+        meta = _guard(run_load)
+    else:  # one line on the terminal that follows the phases, gone when the load ends
+        with err.status("cosydb load") as status:
+            meta = _guard(lambda: run_load(lambda text: status.update(f"cosydb load: {text}")))
     out.print(
         f"loaded {meta['loaded']} from {meta['number_of_locations']} locations "
         f"as experiment {meta['experiment_id']} '{meta['name']}' into {meta['db']}"
@@ -208,39 +215,9 @@ def sql(
     Example: cosydb sql run.cosydb "SELECT * FROM {{ ref('late_sender_matches') }} LIMIT 5"
     """
     _check_format(fmt, ("table", "csv", "json"))
-    if not query.strip():
-        _fail("sql: the query is empty")
+    from .api import Database
 
-    def body():
-        con = database.connect(db, read_only=not write)
-        try:
-            if not write:
-                database.read_only_session(con, db)
-            text, params = query, {}
-            if "{{" in query:
-                from .catalog import load as load_catalog
-                from .engine import resolve_refs
-                from .report import choose_experiment
-
-                exp = choose_experiment(con, Path(db), experiment)
-                text, params = resolve_refs(con, load_catalog(), exp["experiment_id"], query)
-            statements = con.extract_statements(text)
-            if len(statements) != 1:
-                raise CosyError("sql", f"give one statement, not {len(statements)}")
-            if not write and statements[0].type not in (duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN):
-                raise CosyError(
-                    "sql",
-                    f"a {statements[0].type.name} statement writes; cosydb sql reads only "
-                    "(--write allows it, or use cosydb shell)",
-                )
-            result = con.execute(text, params)
-            if result.description is None:  # a statement with no result set (--write)
-                return pa.table({"ok": [True]})
-            return result.to_arrow_table()
-        finally:
-            con.close()
-
-    result = _guard(body)
+    result = _guard(lambda: Database(db).sql(query, experiment, write))
     if fmt == "json":
         out.print(json.dumps(result.to_pylist(), default=str, indent=1))
     elif fmt == "csv":

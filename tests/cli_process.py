@@ -31,7 +31,7 @@ from pathlib import Path
 #: imported by the helper before it forks: what the commands import on first use
 PRELOAD = (
     "cosydb.cli",
-    "cosydb.load",
+    "cosydb.loading",
     "cosydb.loaders",
     "cosydb.loaders.otf2_trace",
     "cosydb.loaders.cube_profile",

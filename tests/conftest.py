@@ -10,7 +10,7 @@ from cli_process import cosydb  # noqa: F401 - a cosydb command line forked from
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import database
-from cosydb.load import load
+from cosydb.loading import load
 
 TRACES = Path(__file__).resolve().parents[2] / "shared" / "traces"
 

@@ -108,7 +108,7 @@ def test_stock_duckdb_shell_opens_the_catalog(tmp_path):
 
 def test_diff_compares_two_experiments_per_property_and_call_path(tmp_path):
     """Rank 1 waits in MPI_Recv for a send 400 ns late, then (after a fix) 100 ns late."""
-    from cosydb.load import load
+    from cosydb.loading import load
 
     def run_with(delay):
         b = TraceBuilder(2)

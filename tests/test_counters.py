@@ -16,7 +16,7 @@ from conftest import real_trace, rows
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import database
-from cosydb.load import load
+from cosydb.loading import load
 
 PAPI = "ping-pong-otf2-papi"
 ROOT = "<program root>"

@@ -11,7 +11,7 @@ from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, engine
 from cosydb.errors import CosyError
-from cosydb.load import load
+from cosydb.loading import load
 from cosydb.report import run
 
 PLUGIN_PATTERN = """{#---

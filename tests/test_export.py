@@ -7,7 +7,7 @@ from cosydb.fixtures.generator import TraceBuilder
 from pycubexr import CubexParser
 
 from cosydb import database
-from cosydb.load import load
+from cosydb.loading import load
 
 
 def read_cubex(path):

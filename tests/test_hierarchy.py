@@ -12,7 +12,7 @@ import pytest
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database
-from cosydb.load import load
+from cosydb.loading import load
 from cosydb.report import run
 
 US = 1000

@@ -19,7 +19,7 @@ idle = E(Rreq) - E(Scmp) when L(Scmp) > E(Rreq), never taken from an earlier cos
 import pytest
 from cosydb.fixtures.generator import TraceBuilder
 
-from cosydb.load import load
+from cosydb.loading import load
 from cosydb.report import run
 
 NS = 1e-9

@@ -31,7 +31,7 @@ import pytest
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, engine
-from cosydb.load import load
+from cosydb.loading import load
 from cosydb.report import run
 
 NS = 1e-9

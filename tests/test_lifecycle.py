@@ -21,7 +21,7 @@ from conftest import COSYDB
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import database
-from cosydb.load import load
+from cosydb.loading import load
 
 REPO = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")

@@ -17,7 +17,7 @@ from cosydb.fixtures.generator import TraceBuilder
 from cosydb.fixtures.profile_builder import ProfileBuilder
 
 from cosydb import catalog, database, engine
-from cosydb.load import load
+from cosydb.loading import load
 
 NS = 1e-9
 END = 2000

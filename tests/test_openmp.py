@@ -10,7 +10,7 @@ from conftest import rows
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, engine
-from cosydb.load import load
+from cosydb.loading import load
 from cosydb.report import run
 
 NS = 1e-9

@@ -15,7 +15,7 @@ from cosydb.fixtures.generator import TraceBuilder
 from cosydb.loaders import otf_library
 
 from cosydb import database
-from cosydb.load import load
+from cosydb.loading import load
 from cosydb.report import run
 
 

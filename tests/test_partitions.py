@@ -8,7 +8,7 @@ import pytest
 from conftest import real_trace
 
 from cosydb import partitions, sqlviews, tables
-from cosydb.load import load
+from cosydb.loading import load
 
 HYBRID = "lulesh_hyb-8x2-small"
 

@@ -10,7 +10,7 @@ from conftest import NS, rows
 from test_otf_v1 import exchange
 
 from cosydb import database
-from cosydb.load import load
+from cosydb.loading import load
 from cosydb.perfetto import write_trace
 from cosydb.report import run
 

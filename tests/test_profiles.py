@@ -12,7 +12,7 @@ from conftest import assert_clean_failure, cosydb, real_trace, rows, small_trace
 from cosydb.fixtures.profile_builder import ProfileBuilder, write_tar
 
 from cosydb import catalog, database
-from cosydb.load import load
+from cosydb.loading import load
 from cosydb.report import run
 
 

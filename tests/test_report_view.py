@@ -10,7 +10,7 @@ from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog as catalog_mod
 from cosydb import database, names, report_view
-from cosydb.load import load
+from cosydb.loading import load
 from cosydb.report import run
 
 #: Scalasca's wait-state metrics, the candidates for "its top 3" (time categories such as

@@ -12,7 +12,7 @@ import pytest
 from conftest import assert_clean_failure, cosydb
 
 from cosydb import database
-from cosydb.load import load
+from cosydb.loading import load
 from cosydb.report import run
 
 

@@ -13,7 +13,7 @@ from cosydb.loaders import LoadResult
 
 from cosydb import database, loaders, tables
 from cosydb.errors import CosyError
-from cosydb.load import load
+from cosydb.loading import load
 
 
 def _events(location_id: int, times: list[int], regions: list[int], kinds: list[str]) -> pa.Table:

@@ -10,7 +10,7 @@ from conftest import NS, property_rows
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, templating
-from cosydb.load import load
+from cosydb.loading import load
 from cosydb.report import run
 
 

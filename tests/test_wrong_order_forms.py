@@ -20,7 +20,7 @@ from conftest import real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, engine
-from cosydb.load import load
+from cosydb.loading import load
 
 NS = 1e-9
 ENTRIES = [

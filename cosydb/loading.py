@@ -66,6 +66,7 @@ def _derive(
     experiment_id: int,
     memory_limit: str | None = None,
     threads: int | None = None,
+    say: Callable[[str], None] = lambda _text: None,
 ) -> tuple[list[dict], dict, int]:
     """Materialise the derived tables of ``sql/`` for one staged experiment, then run ``sql/checks``.
     DuckDB's budget: ``memory_limit`` (default ``resources.LOAD_MEMORY_LIMIT``; it spills to
@@ -87,6 +88,7 @@ def _derive(
         )
 
     def materialize(obj: sqlviews.SqlObject) -> None:
+        say(f"deriving {obj.name} ({len(per_table) + 1} of {len(derived)} tables)")
         started = time.perf_counter()
         table = derived[obj.name]
         if obj.partitioned:
@@ -117,6 +119,7 @@ def _derive(
         parts = partitions.plan(con, partitions.events_per_partition())
         sqlviews.create_all(con, set(written), materialize=materialize)
         seconds = {"derive": time.perf_counter() - started} | per_table
+        say("checking the model")
         started = time.perf_counter()
         rows = []
         for obj in sqlviews.ordered(sqlviews.load_objects("cosydb.sql.checks"), database.object_names()):
@@ -148,6 +151,7 @@ def load(
     on_wait: Callable[[int | None], None] | None = None,
     memory_limit: str | None = None,
     threads: int | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> dict:
     """Load the trace or profile at ``source`` into the database ``db``.
 
@@ -157,6 +161,7 @@ def load(
     other load)`` is called once then (default: a line on stderr). In the main thread, SIGINT, SIGTERM and SIGHUP
     raise ``interrupts.Interrupted`` once the load is undone ("nothing was written").
     ``memory_limit`` and ``threads``: DuckDB's resources while deriving (see ``resources``).
+    ``progress(text)`` is told each phase as it begins (reading, deriving table k of n, ...).
     """
     resources.memory_limit(memory_limit), resources.threads(threads)  # bad values fail before any work
     partitions.events_per_partition()
@@ -172,7 +177,7 @@ def load(
     with interrupts.handled():
         try:
             with database.locked(root, database.LOAD_LOCK, create=True, on_wait=on_wait):
-                meta = _load_locked(loader, anchor, root, name, workers, (memory_limit, threads))
+                meta = _load_locked(loader, anchor, root, name, workers, (memory_limit, threads), progress)
         except BaseException:
             signum = interrupts.received()
             if signum is None:
@@ -191,9 +196,16 @@ def load(
 
 
 def _load_locked(
-    loader, anchor: Path, root: Path, name: str | None, workers: int | None, duckdb_resources: tuple = (None, None)
+    loader,
+    anchor: Path,
+    root: Path,
+    name: str | None,
+    workers: int | None,
+    duckdb_resources: tuple = (None, None),
+    progress: Callable[[str], None] | None = None,
 ) -> dict:
     """The load itself, with the load lock of ``root`` held."""
+    say = progress or (lambda _text: None)
     if not (database.is_database(root) or database.is_leftover(root)):  # replaced while this waited
         raise CosyError(root, "exists and is not a cosydb database")
     created = not database.is_database(root)  # new, or what a killed first load left
@@ -213,8 +225,13 @@ def _load_locked(
         final = root / database.EXPERIMENTS / str(experiment_id)
         staging.mkdir(parents=True)
         sink = tables.TableSink(staging)
+        say(f"reading {anchor.name}")
+        started = time.perf_counter()
         result = loader.read(anchor, sink, workers)
         sink.finish()
+        if result.number_of_events:
+            rate = result.number_of_events / max(time.perf_counter() - started, 1e-9)
+            say(f"read {result.loaded} ({rate:,.0f} events/s); deriving the model")
         meta = dict(
             experiment_id=experiment_id,
             name=name,
@@ -226,11 +243,12 @@ def _load_locked(
             **result.experiment_columns(),
         )
         _write_own(staging, "experiments", [meta])
-        checks, seconds, n_partitions = _derive(staging, experiment_id, *duckdb_resources)  # stops on a signal
+        checks, seconds, n_partitions = _derive(staging, experiment_id, *duckdb_resources, say)  # stops on a signal
         warnings = result.warnings + checks
         phase_seconds = result.phase_seconds | seconds
         started = time.perf_counter()
         _write_own(staging, "load_warnings", warnings)
+        say("committing")
         with database.locked(root, database.CATALOG_LOCK):
             with interrupts.deferred(check_after=False):  # once begun, the commit completes
                 os.rename(staging, final)
