@@ -253,7 +253,10 @@ def report(
     experiment: str | None = typer.Option(
         None, "--experiment", help="Experiment name or id (default: the latest trace)."
     ),
-    fmt: str = typer.Option("table", "--format", help="table, json or csv."),
+    fmt: str = typer.Option("table", "--format", help="table, json, csv or html (with -o)."),
+    output: Path | None = typer.Option(
+        None, "-o", "--output", help="html: the file to write (one self-contained page)."
+    ),
     threshold: float = typer.Option(
         0.001,
         "--threshold",
@@ -313,11 +316,14 @@ def report(
     time, the ranks most affected and the call path where most of it sits; then the
     bottleneck, what could not be evaluated and the load warnings.
 
-    Example: cosydb report run.cosydb --threshold 0.01 --rank-basis main --property late_sender
+    Example: cosydb report run.cosydb --threshold 0.01 --rank-basis main --property late_sender;
+    cosydb report run.cosydb --format html -o report.html
     """
     from .report import run
 
-    _check_format(fmt, ("table", "json", "csv"))
+    _check_format(fmt, ("table", "json", "csv", "html"))
+    if (fmt == "html") != (output is not None):
+        _fail("report: -o FILE goes with --format html, and --format html needs -o FILE")
     params = {}
     for item in param or []:
         name, sep, value = item.partition("=")
@@ -341,6 +347,11 @@ def report(
     )
     if fmt == "json":
         out.print(json.dumps(result, indent=1, default=str))
+    elif fmt == "html":
+        from .report_html import write_html
+
+        written = _guard(lambda: write_html(db, result, output))
+        out.print(f"wrote {output}: {written['problems']} problems, the severity cube of {written['metrics']} metrics")
     elif fmt == "csv":
         import csv
 

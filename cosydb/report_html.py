@@ -1,0 +1,144 @@
+"""The report as one self-contained HTML file (`cosydb report --format html -o report.html`):
+the ranked problems, the severity cube to browse as CUBE does (metric tree, call tree of the
+metric chosen, its value on every location), a per-rank plot of the largest wait states
+(plotly, its JavaScript inlined: the page needs no network), the root causes and each
+listed property's description and diagnosis. Every number shown is the report's (the same
+run as ``--format json``), each with its exact value in a ``data-value`` attribute."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import jinja2
+
+from . import catalog as catalog_mod
+from . import database, engine
+from .errors import CosyError
+
+#: wait-state properties in the per-rank plot
+PLOTTED = 6
+
+
+def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -> dict:
+    """Write the report ``result`` (``cosydb.report.run`` on ``db``, which stored its severity
+    cube) to ``output`` (atomically); returns the counts of what the page holds."""
+    root, output = Path(db), Path(output)
+    if not output.parent.is_dir():
+        raise CosyError(output, "directory does not exist")
+    eid = result["experiment"]["experiment_id"]
+    catalog = catalog_mod.load()
+    con = database.connect(root)
+    try:
+        metrics = (
+            engine.evaluate(con, catalog, eid, {}, ["metric_tree"])
+            .query("SELECT metric, parent, unit FROM {{ ref('metric_tree') }} ORDER BY position")
+            .fetchall()
+        )
+        cells = con.execute(
+            "SELECT metric, callpath_id, location_id, inclusive FROM severity_cube "
+            "WHERE experiment_id = ? AND inclusive != 0",
+            [eid],
+        ).fetchall()
+        callpaths = con.execute(
+            "SELECT c.callpath_id, c.parent_id, r.name FROM callpaths c "
+            "JOIN regions r USING (experiment_id, region_id) WHERE c.experiment_id = ? ORDER BY c.path",
+            [eid],
+        ).fetchall()
+        locations = con.execute(
+            "SELECT location_id, rank, thread FROM locations WHERE experiment_id = ? AND location_type = 'CPU_THREAD' "
+            "ORDER BY rank, thread",
+            [eid],
+        ).fetchall()
+        waits = con.execute(
+            """SELECT r.property, l.rank, sum(r.value) AS value
+            FROM property_results r JOIN property_catalog c ON c.experiment_id = r.experiment_id AND c.name = r.property
+            JOIN locations l ON l.experiment_id = r.experiment_id AND l.location_id = r.location_id
+            WHERE r.experiment_id = ? AND c.wait_state AND r.status = 'evaluated' AND r.value > 0
+            GROUP BY ALL""",
+            [eid],
+        ).fetchall()
+    finally:
+        con.close()
+    shown = {p["property"] for p in result["problems"]} | {r["property"] for r in result["results"]}
+    about = {
+        name: dict(info=catalog[name].info, description=catalog[name].description, diagnosis=catalog[name].diagnosis)
+        for name in sorted(shown)
+        if name in catalog
+    }
+    cube = dict(
+        metrics=[dict(name=m, parent=p, unit=u) for m, p, u in metrics],
+        callpaths=[dict(id=c, parent=p, name=n) for c, p, n in callpaths],
+        locations=[
+            dict(id=loc, label=f"{rank}" if not thread else f"{rank}:{thread}") for loc, rank, thread in locations
+        ],
+        cells=[[m, c, loc, v] for m, c, loc, v in cells],
+    )
+    page = _template().render(
+        result=result,
+        about=about,
+        cube_json=json.dumps(cube, separators=(",", ":")),
+        plot=_wait_plot(waits),
+        seconds=_seconds,
+    )
+    tmp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(page)
+        os.replace(tmp, output)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return dict(problems=len(result["problems"]), cells=len(cells), metrics=len(metrics))
+
+
+def _wait_plot(waits: list[tuple]) -> str:
+    """A stacked bar per rank of the largest wait-state properties (seconds), as a plotly
+    figure with plotly.js inlined; '' when nothing waited."""
+    if not waits:
+        return ""
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    totals: dict[str, float] = {}
+    for prop, _, value in waits:
+        totals[prop] = totals.get(prop, 0.0) + value
+    top = sorted(totals, key=totals.get, reverse=True)[:PLOTTED]
+    ranks = sorted({rank for _, rank, _ in waits})
+    figure = go.Figure(
+        [
+            go.Bar(
+                name=prop,
+                x=[str(r) for r in ranks],
+                y=[sum(v for p, r, v in waits if p == prop and r == rank) for rank in ranks],
+            )
+            for prop in top
+        ]
+    )
+    figure.update_layout(
+        barmode="stack",
+        xaxis_title="rank",
+        yaxis_title="seconds",
+        height=360,
+        margin=dict(l=60, r=20, t=20, b=50),
+        legend=dict(orientation="h", y=-0.25),
+    )
+    return pio.to_html(figure, include_plotlyjs=True, full_html=False, div_id="wait-plot")
+
+
+def _seconds(value: float | None, unit: str = "s") -> str:
+    """A value for the page: seconds with a unit prefix (0.674968 s, 12.3 ms), else as is."""
+    if value is None:
+        return "—"
+    if unit != "s":
+        return f"{value:,.6g} {unit}"
+    for scale, prefix in ((1, "s"), (1e-3, "ms"), (1e-6, "µs"), (1e-9, "ns")):
+        if abs(value) >= scale:
+            return f"{value / scale:.6g} {prefix}"
+    return f"{value:.3g} s"
+
+
+def _template() -> jinja2.Template:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("cosydb", "."), autoescape=jinja2.select_autoescape(["html", "j2"])
+    )
+    return env.get_template("report.html.j2")
