@@ -47,6 +47,9 @@ HANDLERS = {
     COLLOP: _handler(c_uint64, c_uint32, c_uint32, c_uint32, c_uint32, c_uint32, c_uint32, c_uint64, c_uint32),
     BEGINCOLLOP: _handler(c_uint64, c_uint32, c_uint32, c_uint64, c_uint32, c_uint32, c_uint64, c_uint64, c_uint32),
     ENDCOLLOP: _handler(c_uint64, c_uint32, c_uint64),
+    FILEOPERATION: _handler(c_uint64, c_uint32, c_uint32, c_uint64, c_uint32, c_uint64, c_uint64, c_uint32),
+    BEGINFILEOP: _handler(c_uint64, c_uint32, c_uint64, c_uint32),
+    ENDFILEOP: _handler(c_uint64, c_uint32, c_uint32, c_uint64, c_uint64, c_uint32, c_uint64, c_uint32),
 }
 
 
@@ -81,6 +84,11 @@ _SIGNATURES = {
     "OTF_Writer_writeDefCollectiveOperation": (c_int, [c_void_p, c_uint32, c_uint32, c_char_p, c_uint32]),
     "OTF_Writer_writeDefCounter": (c_int, [c_void_p, c_uint32, c_uint32, c_char_p, c_uint32, c_uint32, c_char_p]),
     "OTF_Writer_writeCounter": (c_int, [c_void_p, c_uint64, c_uint32, c_uint32, c_uint64]),
+    "OTF_Writer_writeDefFile": (c_int, [c_void_p, c_uint32, c_uint32, c_char_p, c_uint32]),
+    "OTF_Writer_writeFileOperation": (
+        c_int,
+        [c_void_p, c_uint64, c_uint32, c_uint32, c_uint64, c_uint32, c_uint64, c_uint64, c_uint32],
+    ),
     "OTF_Writer_writeEnter": (c_int, [c_void_p, c_uint64, c_uint32, c_uint32, c_uint32]),
     "OTF_Writer_writeLeave": (c_int, [c_void_p, c_uint64, c_uint32, c_uint32, c_uint32]),
     "OTF_Writer_writeSendMsg": (

@@ -19,7 +19,8 @@ How OTF's records become cosydb's events:
 - a Counter is a METRIC event (its value in ``metric_values``, its DefCounter a metric of
   ``metrics``), moved before the Enter / Leave it follows at the same time (VampirTrace writes
   it after the event, OTF2 and cosydb's counter model before);
-- file operations and the other records are counted in ``record_counts``, not stored.
+- file operations (FileOperation, Begin/EndFileOperation) are counted in ``record_counts``,
+  not stored; records of other kinds are not read.
 
 Debian's OTF 1.12.5 fails on a compressed stream beyond about 20 KB, and OTF never ends its
 zlib streams (one-shot ``zlib.decompress`` refuses them): compressed files are inflated
@@ -74,26 +75,19 @@ _MPI_ROLES = {
     "Scan": "COLL_OTHER",
     "Exscan": "COLL_OTHER",
 }
-_NAMES = {
-    otf_library.ENTER: "ENTER",
-    otf_library.LEAVE: "LEAVE",
-    otf_library.SEND: "SEND",
-    otf_library.RECEIVE: "RECEIVE",
-    otf_library.COLLOP: "COLLECTIVE_OPERATION",
-    otf_library.BEGINCOLLOP: "BEGIN_COLLECTIVE_OPERATION",
-    otf_library.ENDCOLLOP: "END_COLLECTIVE_OPERATION",
-    otf_library.COUNTER: "COUNTER",
-    otf_library.FILEOPERATION: "FILE_OPERATION",
-    otf_library.BEGINFILEOP: "BEGIN_FILE_OPERATION",
-    otf_library.ENDFILEOP: "END_FILE_OPERATION",
-    otf_library.BEGINPROCESS: "BEGIN_PROCESS",
-    otf_library.ENDPROCESS: "END_PROCESS",
+_STORED = {
+    "ENTER",
+    "LEAVE",
+    "SEND",
+    "RECEIVE",
+    "COUNTER",
+    "COLLECTIVE_OPERATION",
+    "BEGIN_COLLECTIVE_OPERATION",
+    "END_COLLECTIVE_OPERATION",
 }
 _EVENT_COLUMNS = schema("events").names
 #: types for the columns pyarrow should not infer (string columns become dictionaries in conform)
 _ARROW = {"time": pa.uint64(), "type": pa.string(), "coll_op": pa.string()}
-#: the records stored as events; the others are only counted
-_STORED = {"ENTER", "LEAVE", "SEND", "RECEIVE", "COUNTER"} | {n for n in _NAMES.values() if "COLLECTIVE" in n}
 
 
 def detect(path: Path) -> bool:
@@ -320,7 +314,19 @@ class _Events:
             rows.insert(len(rows) - 1 if follows_its_event else len(rows), row)
             return 0
 
+        def counted(record: str, process_argument: int):
+            """A handler that counts the record of the process in argument ``process_argument``."""
+
+            def handle(*args):
+                self._count(args[process_argument], record)
+                return 0
+
+            return handle
+
         return {
+            lib.FILEOPERATION: h[lib.FILEOPERATION](counted("FILE_OPERATION", 3)),
+            lib.BEGINFILEOP: h[lib.BEGINFILEOP](counted("BEGIN_FILE_OPERATION", 2)),
+            lib.ENDFILEOP: h[lib.ENDFILEOP](counted("END_FILE_OPERATION", 2)),
             lib.ENTER: h[lib.ENTER](enter),
             lib.LEAVE: h[lib.LEAVE](leave),
             lib.SEND: h[lib.SEND](message("MPI_SEND", "SEND")),

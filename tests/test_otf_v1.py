@@ -194,8 +194,9 @@ def test_names_in_another_encoding_are_read_with_replacement(tmp_path):
 
 
 def test_a_stray_leave_and_a_process_without_events(tmp_path):
-    """Written by hand: process 1 leaves a region it never entered, then runs main 10..50;
-    process 2 is defined but has no events. The stray Leave is dropped with a warning."""
+    """Written by hand: process 1 leaves a region it never entered, then runs main 10..50 and
+    writes a file in it; process 2 is defined but has no events. The stray Leave is dropped
+    with a warning; the file operation is counted."""
     lib = otf_library.library()
     manager = lib.OTF_FileManager_open(10)
     writer = lib.OTF_Writer_open(str(tmp_path / "odd").encode(), 1, manager)
@@ -203,8 +204,10 @@ def test_a_stray_leave_and_a_process_without_events(tmp_path):
     for pid in (1, 2):
         lib.OTF_Writer_writeDefProcess(writer, 0, pid, f"Process {pid - 1}".encode(), 0)
     lib.OTF_Writer_writeDefFunction(writer, 0, 1, b"main", 0, 0)
+    lib.OTF_Writer_writeDefFile(writer, 0, 1, b"out.dat", 0)
     lib.OTF_Writer_writeLeave(writer, 5, 1, 1, 0)
     lib.OTF_Writer_writeEnter(writer, 10, 1, 1, 0)
+    lib.OTF_Writer_writeFileOperation(writer, 20, 1, 1, 7, 1, 4096, 10, 0)  # OTF_FILEOP_WRITE
     lib.OTF_Writer_writeLeave(writer, 50, 1, 1, 0)
     lib.OTF_Writer_close(writer)
     lib.OTF_FileManager_close(manager)
@@ -217,6 +220,9 @@ def test_a_stray_leave_and_a_process_without_events(tmp_path):
     assert con.execute("SELECT incl_s FROM region_instances").fetchall() == [(pytest.approx(40 * NS),)]
     (warning,) = rows(con, "SELECT * FROM load_warnings WHERE \"check\" = 'unbalanced_regions' AND location_id = 1")
     assert warning["count"] == 1
+    assert con.execute("SELECT count, has_payload FROM record_counts WHERE type = 'FILE_OPERATION'").fetchall() == [
+        (1, False)
+    ]
 
 
 def test_without_the_library_one_line_names_the_package(tmp_path):
