@@ -50,7 +50,7 @@ def write_trace(
         eid = exp["experiment_id"]
         kept = _locations(con, eid, locations, root)
         bound = {"eid": eid, "start": start_s, "end": end_s, "locations": list(kept)}
-        events = [*_metadata(con, eid, kept)]
+        metadata = list(_metadata(con, eid, kept))
         slices = con.execute(
             f"""SELECT i.location_id, i.enter_s, i.leave_s - i.enter_s, r.name, c.path
             FROM region_instances i JOIN regions r USING (experiment_id, region_id)
@@ -58,7 +58,7 @@ def write_trace(
             WHERE experiment_id = $eid AND i.leave_s IS NOT NULL AND {_window("i")}""",
             bound,
         ).fetchall()
-        events += [
+        region_slices = [
             _event("X", name, location, kept, start, cat="region", dur=_us(dur), args={"callpath": path})
             for location, start, dur, name, path in slices
         ]
@@ -70,12 +70,13 @@ def write_trace(
             ORDER BY send_s, send_location_id""",
             bound,
         ).fetchall()
+        flows = []
         for k, (sender, send_s, receiver, recv_s, tag, nbytes) in enumerate(messages):
             args = {"tag": tag, "bytes": nbytes}
-            events.append(_event("s", "message", sender, kept, send_s, cat="message", id=k, args=args))
-            events.append(_event("f", "message", receiver, kept, recv_s, cat="message", id=k, bp="e", args=args))
+            flows.append(_event("s", "message", sender, kept, send_s, cat="message", id=k, args=args))
+            flows.append(_event("f", "message", receiver, kept, recv_s, cat="message", id=k, bp="e", args=args))
         waits = _wait_states(con, eid, bound)
-        timeline = [
+        wait_slices = [
             _event(
                 "X",
                 name,
@@ -88,13 +89,12 @@ def write_trace(
             )
             for name, location, start, idle, path in waits
         ]
-        # per track by start, the longer of two slices starting together first: the order
-        # in which they nest
-        slice_events = [e for e in events if e["ph"] == "X"] + timeline
-        slice_events.sort(key=lambda e: (e["pid"], e["tid"], e["ts"], -e["dur"]))
-        events = [e for e in events if e["ph"] != "X"] + slice_events
     finally:
         con.close()
+    # per track by start, the longer of two slices starting together first (a call before the
+    # wait inside it): the order in which they nest
+    ordered = sorted(region_slices + wait_slices, key=lambda e: (e["pid"], e["tid"], e["ts"], -e["dur"]))
+    events = metadata + ordered + flows
     tmp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "w") as file:

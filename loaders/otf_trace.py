@@ -38,6 +38,7 @@ import zlib
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from cosydb.errors import CosyError
 from cosydb.tables import schema
@@ -412,7 +413,7 @@ def _load(master: Path, stub: str, sink) -> LoadResult:
         )
         for pid, count in sorted(events.unmatched_leaves.items())
     ]
-    times = pa.compute.min_max(batch["time"]) if batch.num_rows else None
+    times = pc.min_max(batch["time"]) if batch.num_rows else None
     first = times["min"].as_py() if times else None
     last = times["max"].as_py() if times else None
     phase_seconds["events"] = time.perf_counter() - started
@@ -521,7 +522,7 @@ def _event_tables(rows: dict[int, list[tuple]]) -> tuple[pa.Table, pa.Table]:
     columns["seq"] = [seq for pid in order for seq in range(len(rows[pid]))]
     n = len(records)
     events = pa.table({name: pa.array(columns.get(name, [None] * n), _ARROW.get(name)) for name in _EVENT_COLUMNS})
-    metric = pa.compute.equal(events["type"], "METRIC")
+    metric = pc.equal(events["type"], "METRIC")
     values = pa.table(
         {
             "location_id": events["location_id"],

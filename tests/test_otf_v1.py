@@ -235,3 +235,19 @@ def test_without_the_library_one_line_names_the_package(tmp_path):
     )
     assert_clean_failure(result, "apt-get install libopen-trace-format1")
     assert not (tmp_path / "x.cosydb").exists()
+
+
+def test_damaged_files_fail_in_one_line(tmp_path):
+    """A master file that is no OTF, and an event stream of garbage: one line naming the
+    trace, exit code 2, no database left."""
+    from conftest import cosydb
+
+    garbage = tmp_path / "x.otf"
+    garbage.write_text("garbage\n")
+    result = cosydb("load", garbage, "--db", tmp_path / "x.cosydb")
+    assert_clean_failure(result, "x.otf: the OTF library cannot read its definitions")
+    master = otf_writer.write(exchange(), tmp_path / "run")
+    (master.parent / "run.1.events").write_bytes(b"Zgarbage\x00\xff\xfe records\n")
+    result = cosydb("load", master, "--db", tmp_path / "y.cosydb")
+    assert_clean_failure(result, "run.otf: the OTF library cannot read its event streams")
+    assert not (tmp_path / "x.cosydb").exists() and not (tmp_path / "y.cosydb").exists()
