@@ -19,12 +19,44 @@ from . import database, engine
 from .errors import CosyError
 from .report import choose_experiment
 
-#: The wait-state patterns exported, with the call of the wait: (pattern, property name
-#: or the pattern's metric column, the column holding the waiting call's Enter seq).
+#: Each wait-state pattern exported, over its rows ``w``: the columns of its instances
+#: (name: the property, location_id, start_s: when the wait began, idle_s, callpath_id) and
+#: what they join.
+_CALL = "JOIN region_instances i ON i.experiment_id = $eid AND (i.location_id, i.enter_seq) = (w.location_id, {})"
+_CLOCK = "JOIN experiments x ON x.experiment_id = $eid"
 WAIT_STATES = {
-    "mpi_latesender_matches": ("'mpi_latesender'", "recv_call_enter_seq"),
-    "mpi_latereceiver_matches": ("'mpi_latereceiver'", "send_complete_call_enter_seq"),
-    "mpi_collective_wait_matches": ("metric", None),
+    # a receive waits from its Enter
+    "mpi_latesender_matches": (
+        "'mpi_latesender', w.location_id, i.enter_s, w.idle_s, w.callpath_id",
+        _CALL.format("w.recv_call_enter_seq"),
+    ),
+    # a send waits from the Enter of the call that completes it
+    "mpi_latereceiver_matches": (
+        "'mpi_latereceiver', w.location_id, i.enter_s, w.idle_s, w.callpath_id",
+        _CALL.format("w.send_complete_call_enter_seq"),
+    ),
+    # a collective (and MPI_Init / MPI_Finalize) waits from the Enter of its call; its
+    # completion time (mpi_*_completion) is the end of the call
+    "mpi_collective_wait_matches": (
+        "w.metric, w.location_id, "
+        "CASE WHEN w.metric LIKE '%\\_completion' ESCAPE '\\' THEN i.leave_s - w.idle_s ELSE i.enter_s END, "
+        "w.idle_s, w.callpath_id",
+        "JOIN collective_instances ci ON ci.experiment_id = $eid "
+        "AND (ci.comm_id, ci.instance_index, ci.location_id) = (w.comm_id, w.instance_index, w.location_id) "
+        + _CALL.format("ci.call_enter_seq"),
+    ),
+    # an OpenMP barrier waits from its Enter for the team's last thread
+    "omp_barrier_waits": (
+        "'omp_' || w.omp_class || '_wait', w.location_id, "
+        "ticks_to_s(w.enter_time, x.global_offset, x.timer_resolution), w.wait_s, w.callpath_id",
+        _CLOCK,
+    ),
+    # a lock (critical section, lock API) is waited for until it is acquired
+    "omp_lock_waits": (
+        "CASE w.omp_class WHEN 'critical' THEN 'omp_lock_contention_critical' ELSE 'omp_lock_contention_api' END, "
+        "w.location_id, ticks_to_s(w.time, x.global_offset, x.timer_resolution) - w.wait_s, w.wait_s, w.callpath_id",
+        _CLOCK,
+    ),
 }
 
 
@@ -52,15 +84,15 @@ def write_trace(
         bound = {"eid": eid, "start": start_s, "end": end_s, "locations": list(kept)}
         metadata = list(_metadata(con, eid, kept))
         slices = con.execute(
-            f"""SELECT i.location_id, i.enter_s, i.leave_s - i.enter_s, r.name, c.path
+            f"""SELECT i.location_id, i.enter_s, i.leave_s, r.name, c.path
             FROM region_instances i JOIN regions r USING (experiment_id, region_id)
             JOIN callpaths c USING (experiment_id, callpath_id)
             WHERE experiment_id = $eid AND i.leave_s IS NOT NULL AND {_window("i")}""",
             bound,
         ).fetchall()
         region_slices = [
-            _event("X", name, location, kept, start, cat="region", dur=_us(dur), args={"callpath": path})
-            for location, start, dur, name, path in slices
+            _slice(name, location, kept, start, end, cat="region", args={"callpath": path})
+            for location, start, end, name, path in slices
         ]
         messages = con.execute(
             """SELECT send_location_id, send_s, recv_location_id, recv_s, tag, send_bytes FROM messages
@@ -77,16 +109,7 @@ def write_trace(
             flows.append(_event("f", "message", receiver, kept, recv_s, cat="message", id=k, bp="e", args=args))
         waits = _wait_states(con, eid, bound)
         wait_slices = [
-            _event(
-                "X",
-                name,
-                location,
-                kept,
-                start,
-                cat="wait_state",
-                dur=_us(idle),
-                args={"idle_s": idle, "callpath": path},
-            )
+            _slice(name, location, kept, start, start + idle, cat="wait_state", args={"idle_s": idle, "callpath": path})
             for name, location, start, idle, path in waits
         ]
     finally:
@@ -107,13 +130,20 @@ def write_trace(
     return dict(slices=len(slices), flows=len(messages), wait_states=len(waits), locations=len(kept))
 
 
-def _us(seconds: float) -> float:
-    return round(seconds * 1e6, 6)  # the format's microseconds, to the nanosecond
+def _ns(seconds: float) -> int:
+    return round(seconds * 1e9)
 
 
 def _event(ph: str, name: str, location: int, kept: dict, seconds: float, **fields) -> dict:
+    """An event at ``seconds``, in the format's microseconds to the nanosecond."""
     pid, tid = kept[location]
-    return {"ph": ph, "name": name, "pid": pid, "tid": tid, "ts": _us(seconds), **fields}
+    return {"ph": ph, "name": name, "pid": pid, "tid": tid, "ts": _ns(seconds) / 1000, **fields}
+
+
+def _slice(name: str, location: int, kept: dict, start: float, end: float, **fields) -> dict:
+    """A complete event from ``start`` to ``end`` (seconds), both rounded to the nanosecond
+    first, so that a slice ending with another (a completion time and its call) nests in it."""
+    return _event("X", name, location, kept, start, dur=(_ns(end) - _ns(start)) / 1000, **fields)
 
 
 def _locations(con, eid: int, wanted: list[str] | None, root: Path) -> dict[int, tuple[int, int]]:
@@ -160,27 +190,20 @@ def _window(instances: str) -> str:
 
 
 def _wait_states(con, eid: int, bound: dict) -> list[tuple]:
-    """(property, location, start_s, idle_s, call path) of every wait-state instance: the rows of
-    the WAIT_STATES patterns with the Enter of the waiting call."""
+    """(property, location, start_s, idle_s, call path) of every wait-state instance of the
+    WAIT_STATES patterns evaluable on this experiment, in the window."""
     evaluation = engine.evaluate(con, catalog_mod.load(), eid, {}, list(WAIT_STATES))
-    parts = []
-    for pattern, (name, seq_column) in WAIT_STATES.items():
-        if evaluation.status.get(pattern) != "evaluated":
-            continue
-        if seq_column is None:  # a collective wait: its call is the instance's on the location
-            call = f"""SELECT w.{name} AS name, w.location_id, w.idle_s, ci.call_enter_seq AS seq
-                FROM {{{{ ref('{pattern}') }}}} w JOIN collective_instances ci
-                ON ci.experiment_id = $eid AND (ci.comm_id, ci.instance_index, ci.location_id)
-                = (w.comm_id, w.instance_index, w.location_id)"""
-        else:
-            call = f"SELECT {name} AS name, location_id, idle_s, {seq_column} AS seq FROM {{{{ ref('{pattern}') }}}}"
-        parts.append(call)
+    parts = [
+        f"SELECT {columns} FROM {{{{ ref('{pattern}') }}}} AS w {joins}"
+        for pattern, (columns, joins) in WAIT_STATES.items()
+        if evaluation.evaluated(pattern)
+    ]
     if not parts:
         return []
-    sql = f"""SELECT w.name, w.location_id, i.enter_s, w.idle_s, c.path
-        FROM ({" UNION ALL ".join(parts)}) w
-        JOIN region_instances i ON i.experiment_id = $eid AND (i.location_id, i.enter_seq) = (w.location_id, w.seq)
-        JOIN callpaths c ON c.experiment_id = $eid AND c.callpath_id = i.callpath_id
-        WHERE w.idle_s > 0 AND {_window("i")}
-        ORDER BY w.location_id, i.enter_s"""
+    sql = f"""SELECT w.name, w.location_id, w.start_s, w.idle_s, c.path
+        FROM ({" UNION ALL ".join(parts)}) AS w (name, location_id, start_s, idle_s, callpath_id)
+        JOIN callpaths c ON c.experiment_id = $eid AND c.callpath_id = w.callpath_id
+        WHERE w.idle_s > 0 AND w.start_s + w.idle_s >= coalesce($start, -1e300) AND w.start_s <= coalesce($end, 1e300)
+        AND w.location_id IN (SELECT unnest($locations))
+        ORDER BY w.location_id, w.start_s"""
     return evaluation.query(sql, bound).fetchall()
