@@ -73,8 +73,8 @@ def _guard(function):
 def load(
     trace: Path = typer.Argument(
         ...,
-        help="OTF2 anchor file (traces.otf2), CUBE4 profile (profile.cubex) "
-        "or a run directory holding either (the trace first).",
+        help="OTF2 anchor file (traces.otf2), OTF master file (NAME.otf), CUBE4 profile (profile.cubex) "
+        "or a run directory holding one (a trace first).",
     ),
     db: Path | None = typer.Option(None, "--db", help="Database directory (default: ./<run>.cosydb)."),
     name: str | None = typer.Option(None, "--name", help="Experiment name (default: the run directory's name)."),

@@ -4,7 +4,8 @@ A loader module declares
 
 - ``FORMAT``: its name, stored in ``experiments.format`` (e.g. ``otf2``);
 - ``IS_TRACE``: whether it delivers events (else the experiment is a profile);
-- ``RUN_FILE``: the file it reads in a run directory (e.g. ``traces.otf2``), or None;
+- ``RUN_FILE``: the file it reads in a run directory (e.g. ``traces.otf2``; a glob pattern
+  such as ``*.otf`` where the name varies: exactly one must match), or None;
 - ``detect(path) -> bool``: whether a file given by the user is in its format;
 - ``read(path, sink, workers) -> LoadResult``: read the file, handing every table to the
   ``cosydb.tables.TableSink`` (which names the files; a table it is not given is
@@ -68,8 +69,14 @@ def loader_for(path: Path):
     loaders = registered()
     if path.is_dir():
         for loader in loaders:
-            if loader.RUN_FILE and (path / loader.RUN_FILE).is_file():
-                return loader, path / loader.RUN_FILE
+            found = sorted(p for p in path.glob(loader.RUN_FILE) if p.is_file()) if loader.RUN_FILE else []
+            if len(found) > 1:
+                names = ", ".join(p.name for p in found)
+                raise CosyError(
+                    path, f"directory holds {len(found)} files {loader.RUN_FILE} ({names}): name the one to load"
+                )
+            if found:
+                return loader, found[0]
         wanted = " and no ".join(loader.RUN_FILE_DOC for loader in loaders if loader.RUN_FILE)
         raise CosyError(path, f"directory holds no {wanted}")
     for loader in loaders:

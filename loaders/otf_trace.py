@@ -48,7 +48,8 @@ from .otf_library import LibraryMissing
 
 FORMAT = "otf"
 IS_TRACE = True
-RUN_FILE = None
+RUN_FILE = "*.otf"
+RUN_FILE_DOC = "OTF master file (*.otf)"
 FILE_DOC = "an OTF master file (*.otf)"
 
 #: OTF2's region roles of MPI functions (OTF has none), by name without "MPI_"

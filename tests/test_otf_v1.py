@@ -251,3 +251,16 @@ def test_damaged_files_fail_in_one_line(tmp_path):
     result = cosydb("load", master, "--db", tmp_path / "y.cosydb")
     assert_clean_failure(result, "run.otf: the OTF library cannot read its event streams")
     assert not (tmp_path / "x.cosydb").exists() and not (tmp_path / "y.cosydb").exists()
+
+
+def test_a_run_directory_with_one_master_file(tmp_path):
+    """`cosydb load run/` finds run/NAME.otf (the experiment is named after the directory);
+    with two master files it asks for one."""
+    from conftest import cosydb
+
+    master = otf_writer.write(exchange(), tmp_path / "run", name="app")
+    result = cosydb("load", master.parent, "--db", tmp_path / "a.cosydb")
+    assert result.returncode == 0 and "experiment 1 'run'" in result.stdout, result
+    otf_writer.write(exchange(), tmp_path / "run", name="other")
+    result = cosydb("load", master.parent, "--db", tmp_path / "b.cosydb")
+    assert_clean_failure(result, "directory holds 2 files *.otf (app.otf, other.otf): name the one to load")

@@ -233,7 +233,7 @@ def test_directory_with_neither_trace_nor_profile(tmp_path):
     (tmp_path / "empty").mkdir()
     assert_clean_failure(
         cosydb("load", tmp_path / "empty", "--db", tmp_path / "x.cosydb"),
-        "empty: directory holds no traces.otf2 anchor file and no profile.cubex",
+        "empty: directory holds no traces.otf2 anchor file and no OTF master file (*.otf) and no profile.cubex",
     )
 
 
