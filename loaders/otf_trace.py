@@ -22,6 +22,9 @@ How OTF's records become cosydb's events:
 - file operations (FileOperation, Begin/EndFileOperation) are counted in ``record_counts``,
   not stored; records of other kinds are not read.
 
+The library calls back per record; the events are buffered per process in typed arrays and
+written in parts of FLUSH_EVENTS, so memory stays bounded (3M events: 406 MiB, 356k events/s).
+
 Debian's OTF 1.12.5 fails on a compressed stream beyond about 20 KB, and OTF never ends its
 zlib streams (one-shot ``zlib.decompress`` refuses them): compressed files are inflated
 incrementally into a scratch copy of the trace, which the library then reads.
@@ -35,8 +38,10 @@ import shutil
 import tempfile
 import time
 import zlib
+from array import array
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -88,8 +93,6 @@ _STORED = {
     "END_COLLECTIVE_OPERATION",
 }
 _EVENT_COLUMNS = schema("events").names
-#: types for the columns pyarrow should not infer (string columns become dictionaries in conform)
-_ARROW = {"time": pa.uint64(), "type": pa.string(), "coll_op": pa.string()}
 
 
 def detect(path: Path) -> bool:
@@ -209,8 +212,83 @@ class _Definitions:
         }
 
 
+#: the event types an OTF trace gives, by their code in _Columns
+_TYPES = ("ENTER", "LEAVE", "MPI_SEND", "MPI_RECV", "MPI_COLLECTIVE_BEGIN", "MPI_COLLECTIVE_END", "METRIC")
+_TYPE_CODES = {name: code for code, name in enumerate(_TYPES)}
+#: buffered events (all processes) at which they are written out, bounding memory
+FLUSH_EVENTS = 1_000_000
+
+
+class _Columns:
+    """One process's buffered event rows, column by column in typed arrays (tens of bytes an
+    event, where a row tuple takes hundreds); a missing value is stored as -1."""
+
+    INTEGERS = ("region_id", "comm_id", "partner", "tag", "msg_bytes", "root", "bytes_sent", "bytes_received")
+
+    def __init__(self, collective_ops: dict[str, int]):
+        self.ops = collective_ops  # operation name -> code, shared by the processes
+        self.time, self.type, self.coll_op = array("Q"), array("b"), array("h")
+        self.integers = [array("q") for _ in self.INTEGERS]
+        self.metric_id, self.value = array("q"), array("d")
+
+    def __len__(self) -> int:
+        return len(self.time)
+
+    def last(self) -> tuple[int, str] | None:
+        """(time, type) of the last row."""
+        return (self.time[-1], _TYPES[self.type[-1]]) if self.time else None
+
+    def put(self, t: int, kind: str, payload: dict, before_last: bool = False) -> None:
+        """Append a row (``payload``: its columns of _Events.PAYLOAD), or insert it before the
+        last row."""
+        op = payload.get("coll_op")
+        values = [
+            (self.time, t),
+            (self.type, _TYPE_CODES[kind]),
+            (self.coll_op, -1 if op is None else self.ops.setdefault(op, len(self.ops))),
+            (self.metric_id, payload.get("metric_id", -1)),
+            (self.value, payload.get("value", 0.0)),
+            *(
+                (column, -1 if (v := payload.get(name)) is None else v)
+                for column, name in zip(self.integers, self.INTEGERS, strict=True)
+            ),
+        ]
+        for column, value in values:
+            if before_last:
+                column.insert(len(column) - 1, value)
+            else:
+                column.append(value)
+
+    def take(self, n: int, seq_from: int, location_id: int) -> dict[str, pa.Array]:
+        """The first ``n`` rows as Arrow columns of the events table (plus ``value``), removed."""
+
+        def ints(column, dtype=np.int64):
+            values = np.frombuffer(column, dtype=dtype, count=n).copy()
+            return pa.array(values, mask=values == -1)
+
+        codes = np.frombuffer(self.coll_op, dtype=np.int16, count=n).copy()
+        names = sorted(self.ops, key=self.ops.get)
+        out = {
+            "location_id": pa.array(np.full(n, location_id, dtype=np.int64)),
+            "seq": pa.array(np.arange(seq_from, seq_from + n, dtype=np.int64)),
+            "time": pa.array(np.frombuffer(self.time, dtype=np.uint64, count=n).copy()),
+            "type": pa.DictionaryArray.from_arrays(
+                pa.array(np.frombuffer(self.type, dtype=np.int8, count=n).astype(np.int16)), pa.array(_TYPES)
+            ),
+            "coll_op": pa.DictionaryArray.from_arrays(pa.array(codes, mask=codes < 0), pa.array(names, pa.string())),
+            "metric_id": ints(self.metric_id),
+            "value": pa.array(np.frombuffer(self.value, dtype=np.float64, count=n).copy()),
+            **{name: ints(column) for name, column in zip(self.INTEGERS, self.integers, strict=True)},
+        }
+        for column in (self.time, self.type, self.coll_op, self.metric_id, self.value, *self.integers):
+            del column[:n]
+        return out
+
+
 class _Events:
-    """The event rows of every process, in record order: (time, type, *PAYLOAD, counter value)."""
+    """The events of every process in record order, buffered as columns (_Columns) and written
+    to ``sink`` whenever FLUSH_EVENTS are buffered (a process's last row stays: a counter may
+    still move before it)."""
 
     PAYLOAD = (
         "region_id",
@@ -225,20 +303,57 @@ class _Events:
         "metric_id",
     )
 
-    def __init__(self, defs: _Definitions, comm_of, rank_in):
+    def __init__(self, defs: _Definitions, comm_of, rank_in, sink):
         self.defs = defs
         self.comm_of, self.rank_in = comm_of, rank_in
-        self.rows: dict[int, list[tuple]] = {pid: [] for pid in defs.processes}
+        self.sink = sink
+        self.ops: dict[str, int] = {}
+        self.rows: dict[int, _Columns] = {pid: _Columns(self.ops) for pid in defs.processes}
+        self.written: dict[int, int] = {}  # process -> rows written
+        self.buffered = 0
+        self.times: list[tuple[int, int]] = []  # (first, last) time of each part written
         self.stacks: dict[int, list[int]] = {}
         self.pending_end: dict[int, tuple] = {}  # process -> END row of a single-record collective
         self.open_collectives: dict[tuple[int, int], dict] = {}  # (process, matching id) -> END payload
         self.counts: dict[tuple[int, str], int] = {}
         self.unmatched_leaves: dict[int, int] = {}
 
-    def _row(self, pid: int, t: int, kind: str, **payload) -> tuple:
-        row = (t, kind, *(payload.get(name) for name in self.PAYLOAD), None)
-        self.rows.setdefault(pid, []).append(row)
-        return row
+    def _columns(self, pid: int) -> _Columns:
+        if pid not in self.rows:  # a process the definitions did not name
+            self.rows[pid] = _Columns(self.ops)
+        return self.rows[pid]
+
+    def _row(self, pid: int, t: int, kind: str, before_last: bool = False, **payload) -> None:
+        self._columns(pid).put(t, kind, payload, before_last)
+        self.buffered += 1
+        if self.buffered >= FLUSH_EVENTS:
+            self.flush(keep_last=True)
+
+    def flush(self, keep_last: bool = False) -> None:
+        """Write the buffered rows as one part of ``events`` and ``metric_values``."""
+        from cosydb.tables import conform
+
+        parts = []
+        for pid in sorted(self.rows):
+            columns = self.rows[pid]
+            n = len(columns) - (1 if keep_last and len(columns) else 0)
+            if n > 0:
+                parts.append(columns.take(n, self.written.get(pid, 0), pid))
+                self.written[pid] = self.written.get(pid, 0) + n
+        self.buffered = sum(len(c) for c in self.rows.values())
+        if not parts:
+            return
+        table = pa.concat_tables(pa.table(part) for part in parts).unify_dictionaries()
+        self.times.append((pc.min(table["time"]).as_py(), pc.max(table["time"]).as_py()))
+        values = table.filter(pc.equal(table["type"], "METRIC")).select(["location_id", "seq", "time", "metric_id"])
+        values = values.append_column("member_index", pa.array(np.zeros(values.num_rows, np.int32)))
+        values = values.append_column("value", table.filter(pc.equal(table["type"], "METRIC"))["value"])
+        events = table.drop_columns(["value"])
+        for name in _EVENT_COLUMNS:
+            if name not in events.column_names:  # payload OTF has none of
+                events = events.append_column(name, pa.nulls(events.num_rows))
+        self.sink.write("events", conform("events", events))
+        self.sink.write("metric_values", conform("metric_values", values))
 
     def _count(self, pid: int, record: str) -> None:
         self.counts[(pid, record)] = self.counts.get((pid, record), 0) + 1
@@ -267,7 +382,8 @@ class _Events:
             self._count(pid, "LEAVE")
             end = self.pending_end.pop(pid, None)
             if end is not None:
-                self.rows[pid].append(end)
+                end_time, kind, payload = end
+                self._row(pid, end_time, kind, **payload)
             stack = self.stacks.setdefault(pid, [])
             if not stack:
                 self.unmatched_leaves[pid] = self.unmatched_leaves.get(pid, 0) + 1
@@ -289,7 +405,7 @@ class _Events:
             self._count(pid, "COLLECTIVE_OPERATION")
             self._row(pid, t, "MPI_COLLECTIVE_BEGIN")
             end = self._end_payload(op, group, root, sent, received)
-            self.pending_end[pid] = (t + duration, "MPI_COLLECTIVE_END", *(end.get(n) for n in self.PAYLOAD), None)
+            self.pending_end[pid] = (t + duration, "MPI_COLLECTIVE_END", end)
             return 0
 
         def begin_collective(_u, t, pid, op, match, group, root, sent, received, _scl, _kv):
@@ -310,10 +426,9 @@ class _Events:
             after the Enter / Leave it belongs to; cosydb's model (and OTF2) has it right
             before: it moves before the region events of its time that precede it."""
             self._count(pid, "COUNTER")
-            rows = self.rows.setdefault(pid, [])
-            follows_its_event = rows and rows[-1][0] == t and rows[-1][1] in ("ENTER", "LEAVE")
-            row = (t, "METRIC", *(cid if name == "metric_id" else None for name in self.PAYLOAD), value)
-            rows.insert(len(rows) - 1 if follows_its_event else len(rows), row)
+            last = self._columns(pid).last()
+            follows_its_event = last is not None and last[0] == t and last[1] in ("ENTER", "LEAVE")
+            self._row(pid, t, "METRIC", before_last=follows_its_event, metric_id=cid, value=value)
             return 0
 
         def counted(record: str, process_argument: int):
@@ -340,10 +455,12 @@ class _Events:
         }
 
     def finish(self) -> None:
-        """The END of a single-record collective whose call was never left."""
-        for pid, end in self.pending_end.items():
-            self.rows[pid].append(end)
+        """Write what is buffered, with the END of a single-record collective whose call was
+        never left."""
+        for pid, (t, kind, end) in self.pending_end.items():
+            self._columns(pid).put(t, kind, end)
         self.pending_end.clear()
+        self.flush()
 
 
 def _read_pass(lib, stub: str, handlers: dict, events: bool) -> int:
@@ -389,16 +506,13 @@ def _load(master: Path, stub: str, sink) -> LoadResult:
     def rank_in(comm: int, pid: int) -> int | None:
         return members.get(comm, {}).get(pid)
 
-    events = _Events(defs, comm_of, rank_in)
+    events = _Events(defs, comm_of, rank_in, sink)
     if _read_pass(lib, stub, events.handlers(), events=True) == otf_library.READ_ERROR:
         raise CosyError(master, "the OTF library cannot read its event streams (NAME.<stream>.events)")
     events.finish()
 
-    batch, metric_values = _event_tables(events.rows)
-    sink.write("events", batch)
-    sink.write("metric_values", metric_values)
     for location in tables["locations"]:
-        location["number_of_events"] = len(events.rows.get(location["location_id"], ()))
+        location["number_of_events"] = events.written.get(location["location_id"], 0)
     tables["record_counts"] = [
         dict(location_id=pid, type=record, count=count, has_payload=record in _STORED)
         for (pid, record), count in sorted(events.counts.items())
@@ -414,19 +528,19 @@ def _load(master: Path, stub: str, sink) -> LoadResult:
         )
         for pid, count in sorted(events.unmatched_leaves.items())
     ]
-    times = pc.min_max(batch["time"]) if batch.num_rows else None
-    first = times["min"].as_py() if times else None
-    last = times["max"].as_py() if times else None
+    total = sum(events.written.values())
+    first = min((t for t, _ in events.times), default=None)
+    last = max((t for _, t in events.times), default=None)
     phase_seconds["events"] = time.perf_counter() - started
     return LoadResult(
         source_path=str(master.resolve()),
         number_of_locations=len(defs.processes),
-        loaded=f"{batch.num_rows:,} events",
+        loaded=f"{total:,} events",
         creator=defs.creator,
-        number_of_events=batch.num_rows,
+        number_of_events=total,
         timer_resolution=defs.resolution or 1,
         global_offset=first or 0,
-        trace_length=(last - first) if times else None,
+        trace_length=(last - first) if total else None,
         first_time=first,
         last_time=last,
         warnings=warnings,
@@ -509,29 +623,3 @@ _COUNTER_MODES = {
     1 | 8: "ABSOLUTE_LAST",
     1 | 12: "ABSOLUTE_NEXT",
 }
-
-
-def _event_tables(rows: dict[int, list[tuple]]) -> tuple[pa.Table, pa.Table]:
-    """The events and metric_values tables: every process's rows numbered in record order."""
-    from cosydb.tables import conform
-
-    order = sorted(rows)
-    records = [record for pid in order for record in rows[pid]]
-    fields = list(zip(*records, strict=True)) or [()] * (3 + len(_Events.PAYLOAD))
-    columns = dict(zip(("time", "type", *_Events.PAYLOAD, "value"), fields, strict=True))
-    columns["location_id"] = [pid for pid in order for _ in rows[pid]]
-    columns["seq"] = [seq for pid in order for seq in range(len(rows[pid]))]
-    n = len(records)
-    events = pa.table({name: pa.array(columns.get(name, [None] * n), _ARROW.get(name)) for name in _EVENT_COLUMNS})
-    metric = pc.equal(events["type"], "METRIC")
-    values = pa.table(
-        {
-            "location_id": events["location_id"],
-            "seq": events["seq"],
-            "time": events["time"],
-            "metric_id": events["metric_id"],
-            "member_index": pa.array([0] * n, pa.int32()),
-            "value": pa.array(columns.get("value", []), pa.float64()),
-        }
-    ).filter(metric)
-    return conform("events", events), conform("metric_values", values)

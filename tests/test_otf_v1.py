@@ -264,3 +264,18 @@ def test_a_run_directory_with_one_master_file(tmp_path):
     otf_writer.write(exchange(), tmp_path / "run", name="other")
     result = cosydb("load", master.parent, "--db", tmp_path / "b.cosydb")
     assert_clean_failure(result, "directory holds 2 files *.otf (app.otf, other.otf): name the one to load")
+
+
+def test_events_written_in_parts_give_the_same_results(tmp_path, monkeypatch, otf2_results):
+    """With a flush every 5 events (FLUSH_EVENTS bounds the reader's memory) the events go to
+    many files, and counters still move before their event across a flush."""
+    from test_counters import EXPECTED, cosydb_counter_deltas, counter_run
+
+    from cosydb.loaders import otf_trace
+
+    monkeypatch.setattr(otf_trace, "FLUSH_EVENTS", 5)
+    db = loaded(tmp_path / "a", exchange(), collective_records="single")
+    assert len(list((db / "experiments" / "1").glob("events*.parquet"))) > 5
+    assert results(run(db, threshold=0)) == pytest.approx(otf2_results, rel=1e-9)
+    con = database.connect(loaded(tmp_path / "b", counter_run()))
+    assert cosydb_counter_deltas(con) == EXPECTED
