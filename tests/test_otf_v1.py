@@ -7,6 +7,7 @@ the OTF2 archives of the same scenarios."""
 
 import os
 import subprocess
+from pathlib import Path
 
 import pytest
 from conftest import COSYDB, NS, assert_clean_failure, property_rows, rows
@@ -282,3 +283,12 @@ def test_events_written_in_parts_give_the_same_results(tmp_path, monkeypatch, ot
     assert_same_results(results(run(db, threshold=0)), otf2_results)
     con = database.connect(loaded(tmp_path / "b", counter_run()))
     assert cosydb_counter_deltas(con) == EXPECTED
+
+
+def test_the_shipped_otf_demo_is_the_otf2_demo(tmp_path):
+    """fixtures/demo-otf (make_demo --otf) and fixtures/demo, the same program in both formats."""
+    fixtures = Path(otf_writer.__file__).parent
+    load(fixtures / "demo-otf" / "demo.otf", tmp_path / "otf.cosydb")
+    load(fixtures / "demo", tmp_path / "otf2.cosydb")
+    ours, theirs = (results(run(tmp_path / f"{name}.cosydb", threshold=0)) for name in ("otf", "otf2"))
+    assert_same_results(ours, theirs)
