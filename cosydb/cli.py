@@ -324,6 +324,10 @@ def report(
     _check_format(fmt, ("table", "json", "csv", "html"))
     if (fmt == "html") != (output is not None):
         _fail("report: -o FILE goes with --format html, and --format html needs -o FILE")
+    if output is not None:  # before the evaluation, not after it
+        from .outputs import checked
+
+        _guard(lambda: checked(output, "report.html"))
     params = {}
     for item in param or []:
         name, sep, value = item.partition("=")

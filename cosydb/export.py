@@ -19,8 +19,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from . import database
-from .errors import CosyError
+from . import database, outputs
 from .report import cube as compute_cube
 
 #: Units of severity_cube -> Cube's units of measurement.
@@ -30,11 +29,7 @@ _UOM = {"s": "sec", "count": "occ", "bytes": "bytes"}
 def write_cubex(db: str | os.PathLike, output: str | os.PathLike, experiment: str | None = None) -> dict:
     """Compute and store the severity cube of an experiment, write it to ``output`` (atomically)
     and return counts of what was written."""
-    root, output = Path(db), Path(output)
-    if not output.parent.is_dir():
-        raise CosyError(output, "directory does not exist")
-    if output.is_dir():
-        raise CosyError(output, "is a directory; give the file to write, e.g. run.cubex")
+    root, output = Path(db), outputs.checked(output, "run.cubex")
     tree = compute_cube(root, experiment)
     experiment_id = tree["experiment"]["experiment_id"]
     con = database.connect(root)
@@ -90,16 +85,11 @@ def write_cubex(db: str | os.PathLike, output: str | os.PathLike, experiment: st
     for m in metrics:
         files[f"{metric_index[m['metric']]}.index"] = index
         files[f"{metric_index[m['metric']]}.data"] = _data(grids[m["metric"]], m["unit"])
-    tmp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
-    try:
-        with tarfile.open(tmp, "w") as tar:
-            for name, payload in files.items():
-                info = tarfile.TarInfo(name)
-                info.size = len(payload)
-                tar.addfile(info, io.BytesIO(payload))
-        os.replace(tmp, output)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with outputs.replaced(output) as tmp, tarfile.open(tmp, "w") as tar:
+        for name, payload in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(payload)
+            tar.addfile(info, io.BytesIO(payload))
     return dict(metrics=len(metrics), callpaths=len(cnode_index), locations=len(location_index))
 
 

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from . import catalog as catalog_mod
-from . import database, engine
+from . import database, engine, outputs, resources
 from .errors import CosyError
 from .report import choose_experiment
 
@@ -71,11 +71,10 @@ def write_trace(
     """Write the experiment's timeline to ``output`` (atomically) and return the counts of
     slices, flows and wait states written. ``start_s`` / ``end_s``: keep what overlaps that
     window (seconds); ``locations``: keep these ranks (``3``) or threads (``3:1``)."""
-    root, output = Path(db), Path(output)
-    if not output.parent.is_dir():
-        raise CosyError(output, "directory does not exist")
+    root, output = Path(db), outputs.checked(output, "run.json")
     con = database.connect(root)
     try:
+        resources.apply(con, default_memory=resources.REPORT_MEMORY_LIMIT)
         exp = choose_experiment(con, root, experiment)
         if exp["is_profile"]:
             raise CosyError(root, f"experiment '{exp['name']}' is a profile: it has no timeline to export")
@@ -118,15 +117,10 @@ def write_trace(
     # wait inside it): the order in which they nest
     ordered = sorted(region_slices + wait_slices, key=lambda e: (e["pid"], e["tid"], e["ts"], -e["dur"]))
     events = metadata + ordered + flows
-    tmp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w") as file:
-            file.write('{"displayTimeUnit": "ns", "traceEvents": [\n')
-            file.write(",\n".join(json.dumps(e, separators=(",", ":")) for e in events))
-            file.write("\n]}\n")
-        os.replace(tmp, output)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with outputs.replaced(output) as tmp, open(tmp, "w") as file:
+        file.write('{"displayTimeUnit": "ns", "traceEvents": [\n')
+        file.write(",\n".join(json.dumps(e, separators=(",", ":")) for e in events))
+        file.write("\n]}\n")
     return dict(slices=len(slices), flows=len(messages), wait_states=len(waits), locations=len(kept))
 
 

@@ -14,8 +14,7 @@ from pathlib import Path
 import jinja2
 
 from . import catalog as catalog_mod
-from . import database, engine
-from .errors import CosyError
+from . import database, engine, outputs
 
 #: wait-state properties in the per-rank plot
 PLOTTED = 6
@@ -24,9 +23,7 @@ PLOTTED = 6
 def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -> dict:
     """Write the report ``result`` (``cosydb.report.run`` on ``db``, which stored its severity
     cube) to ``output`` (atomically); returns the counts of what the page holds."""
-    root, output = Path(db), Path(output)
-    if not output.parent.is_dir():
-        raise CosyError(output, "directory does not exist")
+    root, output = Path(db), outputs.checked(output, "report.html")
     eid = result["experiment"]["experiment_id"]
     catalog = catalog_mod.load()
     con = database.connect(root)
@@ -82,12 +79,8 @@ def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -
         plot=_wait_plot(waits),
         seconds=_seconds,
     )
-    tmp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
-    try:
+    with outputs.replaced(output) as tmp:
         tmp.write_text(page)
-        os.replace(tmp, output)
-    finally:
-        tmp.unlink(missing_ok=True)
     return dict(problems=len(result["problems"]), cells=len(cells), metrics=len(metrics))
 
 

@@ -133,3 +133,25 @@ def test_a_constructed_late_sender_is_where_and_when_it_happened(tmp_path):
     con = database.connect(tmp_path / "run.cosydb")
     assert len(slices(whole, "region")) == len(rows(con, "SELECT * FROM region_instances"))
     con.close()
+
+
+def test_an_output_that_cannot_be_written_fails_before_any_work(tmp_path):
+    """A missing directory or a directory as the file: one line naming it, exit 2, nothing
+    written (the HTML report says so before it evaluates the catalog: no results stored)."""
+    from conftest import assert_clean_failure, cosydb
+
+    load(exchange().write(tmp_path / "run"), tmp_path / "run.cosydb")
+    missing = tmp_path / "nowhere" / "x.json"
+    assert_clean_failure(
+        cosydb("export", tmp_path / "run.cosydb", "--format", "perfetto", "-o", missing), "directory does not exist"
+    )
+    assert_clean_failure(
+        cosydb("export", tmp_path / "run.cosydb", "--format", "perfetto", "-o", tmp_path), "is a directory"
+    )
+    assert_clean_failure(
+        cosydb("report", tmp_path / "run.cosydb", "--format", "html", "-o", missing), "directory does not exist"
+    )
+    con = database.connect(tmp_path / "run.cosydb")
+    assert con.execute("SELECT count(*) FROM property_results").fetchone() == (0,)
+    con.close()
+    assert not list(tmp_path.glob(".*.tmp"))
