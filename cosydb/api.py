@@ -70,7 +70,7 @@ class Database:
     def table(self, name: str, experiment: str | None = None) -> pa.Table:
         """The rows of a stored table or a view of ``sql/`` (docs/schema.md) of one experiment
         (name or id; default: the latest trace)."""
-        if name not in database.object_names() | set(database.view_names()):
+        if name not in database.base_tables() | database.view_names():
             raise CosyError(self.path, f"no table or view '{name}' (see cosydb schema)")
         con = database.connect(self.path)
         try:

@@ -46,7 +46,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from cosydb.errors import CosyError
-from cosydb.tables import schema
+from cosydb.tables import conform, schema
 
 from . import LoadResult, otf_library
 from .otf_library import LibraryMissing
@@ -101,8 +101,8 @@ def detect(path: Path) -> bool:
 
 
 def read(master: Path, sink, workers: int | None = None) -> LoadResult:
-    """Read the trace of the master file ``master`` into the tables of ``sink`` (one events
-    file; ``workers`` is not used: the library reads all streams in one time-ordered pass)."""
+    """Read the trace of the master file ``master`` into the tables of ``sink`` (``workers``
+    is not used: the library reads all streams in one time-ordered pass)."""
     from cosydb import interrupts
 
     try:
@@ -239,8 +239,8 @@ class _Columns:
         return (self.time[-1], _TYPES[self.type[-1]]) if self.time else None
 
     def put(self, t: int, kind: str, payload: dict, before_last: bool = False) -> None:
-        """Append a row (``payload``: its columns of _Events.PAYLOAD), or insert it before the
-        last row."""
+        """Append a row (``payload``: its columns by name, the others missing), or insert it
+        before the last row."""
         op = payload.get("coll_op")
         values = [
             (self.time, t),
@@ -290,19 +290,6 @@ class _Events:
     to ``sink`` whenever FLUSH_EVENTS are buffered (a process's last row stays: a counter may
     still move before it)."""
 
-    PAYLOAD = (
-        "region_id",
-        "comm_id",
-        "partner",
-        "tag",
-        "msg_bytes",
-        "coll_op",
-        "root",
-        "bytes_sent",
-        "bytes_received",
-        "metric_id",
-    )
-
     def __init__(self, defs: _Definitions, comm_of, rank_in, sink):
         self.defs = defs
         self.comm_of, self.rank_in = comm_of, rank_in
@@ -331,8 +318,6 @@ class _Events:
 
     def flush(self, keep_last: bool = False) -> None:
         """Write the buffered rows as one part of ``events`` and ``metric_values``."""
-        from cosydb.tables import conform
-
         parts = []
         for pid in sorted(self.rows):
             columns = self.rows[pid]
@@ -345,9 +330,10 @@ class _Events:
             return
         table = pa.concat_tables(pa.table(part) for part in parts).unify_dictionaries()
         self.times.append((pc.min(table["time"]).as_py(), pc.max(table["time"]).as_py()))
-        values = table.filter(pc.equal(table["type"], "METRIC")).select(["location_id", "seq", "time", "metric_id"])
+        values = table.filter(pc.equal(table["type"], "METRIC")).select(
+            ["location_id", "seq", "time", "metric_id", "value"]
+        )
         values = values.append_column("member_index", pa.array(np.zeros(values.num_rows, np.int32)))
-        values = values.append_column("value", table.filter(pc.equal(table["type"], "METRIC"))["value"])
         events = table.drop_columns(["value"])
         for name in _EVENT_COLUMNS:
             if name not in events.column_names:  # payload OTF has none of
