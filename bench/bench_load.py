@@ -1,6 +1,6 @@
 """Benchmark ``cosydb load`` and the enhancement views on large traces.
 
-    python bench/bench_load.py                       # 1M and 10M synthetic events
+    python bench/bench_load.py                       # 1M, 10M and 30M synthetic events
     python bench/bench_load.py --events 1000000      # one size
     python bench/bench_load.py --real ../shared/traces/large/minife-16-large.tar.xz
 
@@ -183,7 +183,7 @@ def unpacked(workdir: Path, archive: Path) -> Path:
 
 
 # -- report -------------------------------------------------------------------
-def bench_trace(anchor: Path, workdir: Path, skip_bare: bool) -> None:
+def bench_trace(anchor: Path, workdir: Path, skip_bare: bool, skip_views: bool) -> dict:
     label = anchor.parent.name
     print(f"\n== {label} ({anchor})", flush=True)
     db = workdir / f"{label}.cosydb"
@@ -216,7 +216,7 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool) -> None:
         "derived tables      : " + ", ".join(f"{k[7:]} {v:.2f} s" for k, v in phases.items() if k.startswith("derive:"))
     )
     print(f"{'view':22} {'seconds':>8} {'rows':>12} {'peak RSS MiB':>13}")
-    for name in (*VIEWS, *MACRO_CALLS):
+    for name in () if skip_views else (*VIEWS, *MACRO_CALLS):
         result = _child("view", str(db), name)
         print(f"{name:22} {result['seconds']:8.2f} {result['rows']:12,} {result['rss_mib']:13.0f}", flush=True)
     result = _child("report", str(db))
@@ -232,20 +232,55 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool) -> None:
         + ", ".join(f"{name} {s:.2f} s" for name, s in top)
     )
     yardstick = otf2_print_seconds(anchor)
+    total = load["seconds"] + result["seconds"]
     if yardstick is None:
         print("otf2-print          : not installed (apt-get install otf2-tools) - no ratio")
     else:
-        total = load["seconds"] + result["seconds"]
         print(
             f"otf2-print          : {yardstick:8.2f} s  {events / yardstick:12,.0f} events/s\n"
             f"load + report       : {total:8.2f} s = {total / yardstick:.2f} x otf2-print (issue 16: <= 2.5 x)",
             flush=True,
         )
+    return dict(
+        trace=label,
+        events=events,
+        load_s=load["seconds"],
+        load_rate=rate,
+        report_s=result["seconds"],
+        otf2_print_s=yardstick,
+        ratio=None if yardstick is None else total / yardstick,
+        load_rss_mib=load["tree_rss_mib"],
+        report_rss_mib=result["tree_rss_mib"],
+    )
+
+
+def summary(rows: list[dict]) -> None:
+    """One line per trace, then issue 16's limits: peak RSS <= 1 GiB, events/s not falling with size."""
+    print(
+        f"\n{'trace':28} {'events':>11} {'load s':>8} {'events/s':>10} {'report s':>9} {'otf2-print s':>12} "
+        f"{'ratio':>6} {'load RSS':>9} {'report RSS':>10}"
+    )
+    for r in rows:
+        yardstick = "-" if r["otf2_print_s"] is None else f"{r['otf2_print_s']:.2f}"
+        ratio = "-" if r["ratio"] is None else f"{r['ratio']:.2f}"
+        print(
+            f"{r['trace']:28} {r['events']:11,} {r['load_s']:8.2f} {r['load_rate']:10,.0f} {r['report_s']:9.2f} "
+            f"{yardstick:>12} {ratio:>6} {r['load_rss_mib']:7.0f} M {r['report_rss_mib']:8.0f} M"
+        )
+    peak = max(max(r["load_rss_mib"], r["report_rss_mib"]) for r in rows)
+    print(f"peak RSS of every step: {peak:.0f} MiB ({'within' if peak <= 1024 else 'OVER'} issue 16's 1 GiB)")
+    synthetic_rows = sorted((r for r in rows if r["trace"].startswith("synthetic-")), key=lambda r: r["events"])
+    for smaller, larger in zip(synthetic_rows, synthetic_rows[1:]):
+        kept = larger["load_rate"] >= smaller["load_rate"]
+        print(
+            f"load events/s at {larger['events']:,} / at {smaller['events']:,}: "
+            f"{larger['load_rate'] / smaller['load_rate']:.2f} ({'not falling' if kept else 'FALLING'})"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--events", type=int, nargs="*", default=[1_000_000, 10_000_000])
+    parser.add_argument("--events", type=int, nargs="*", default=[1_000_000, 10_000_000, 30_000_000])
     parser.add_argument("--ranks", type=int, default=16)
     parser.add_argument(
         "--real",
@@ -256,15 +291,21 @@ def main() -> None:
     )
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/cosydb-bench"))
     parser.add_argument("--skip-bare", action="store_true", help="do not time the bare otf2 iteration")
+    parser.add_argument("--skip-views", action="store_true", help="do not time each enhancement view alone")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
+    rows = []
     for events in args.events:
-        bench_trace(synthetic(args.workdir, events, args.ranks), args.workdir, args.skip_bare)
+        rows.append(
+            bench_trace(synthetic(args.workdir, events, args.ranks), args.workdir, args.skip_bare, args.skip_views)
+        )
     for path in args.real:
         anchor = unpacked(args.workdir, path) if path.name.endswith((".tar.xz", ".tar.gz", ".tgz")) else path
         if anchor.is_dir():
             anchor = anchor / "traces.otf2"
-        bench_trace(anchor, args.workdir, args.skip_bare)
+        rows.append(bench_trace(anchor, args.workdir, args.skip_bare, args.skip_views))
+    if rows:
+        summary(rows)
 
 
 if __name__ == "__main__":
