@@ -89,9 +89,7 @@ def _derive(
 
     def copy(sql: str, path: Path) -> None:
         target = str(path).replace("'", "''")
-        con.execute(
-            f"COPY (SELECT * EXCLUDE (experiment_id) FROM (\n{sql}\n)) TO '{target}' ({PARQUET_OPTIONS})"
-        )
+        con.execute(f"COPY (SELECT * EXCLUDE (experiment_id) FROM (\n{sql}\n)) TO '{target}' ({PARQUET_OPTIONS})")
 
     def materialize(obj: sqlviews.SqlObject) -> None:
         say(f"deriving {obj.name} ({len(per_table) + 1} of {len(derived)} tables)")
