@@ -74,6 +74,15 @@ def describe() -> dict:
         threads_from="COSYDB_THREADS" if os.environ.get("COSYDB_THREADS") else "cores available",
         partition_events=partitions.events_per_partition(),
         partition_events_from="COSYDB_PARTITION_EVENTS" if os.environ.get("COSYDB_PARTITION_EVENTS") else "default",
+        otf2_decoder=_otf2_decoder(),
+        otf2_decoder_from="COSYDB_OTF2_DECODER" if os.environ.get("COSYDB_OTF2_DECODER") else "default",
         duckdb=duckdb.__version__,
         cores=os.cpu_count(),
     )
+
+
+def _otf2_decoder() -> str:
+    """native (compiled OTF2 callbacks) or python (the reference, and the fallback)."""
+    from .loaders.otf2_native import decoder
+
+    return decoder()

@@ -60,6 +60,10 @@ _ENUM_NAMES = {
 #: Which codes of each enum OTF2 knows (the others are stored as ``CODE_<n>`` with a warning).
 _ENUM_KNOWN = {enum: np.array([i in getattr(otf2, enum)._names for i in range(256)]) for enum in _ENUM_NAMES}
 _TYPE_DICTIONARY = pa.array(EVENT_TYPES)
+#: Parquet dictionaries only for the dictionary columns (type and the enums): the ids and
+#: ticks, sorted per location and mostly NULL in the payload columns, write a third faster
+#: and smaller without one (bench/bench_load.py).
+_DICTIONARY_COLUMNS = [f.name for f in EVENT_SCHEMA if pa.types.is_dictionary(f.type)]
 _OTF2_TYPE = {name: code for code, name in otf2.Type._names.items()}
 
 
@@ -240,30 +244,37 @@ class _MetricBuffer(_Buffer):
         return 0
 
     def value_batch(self, location_id: int) -> pa.RecordBatch:
-        bits = np.frombuffer(self.value_bits, dtype=np.uint64)
-        kinds = np.frombuffer(self.value_type, dtype=np.uint8)
-        value = bits.astype(np.float64)  # UINT64 counters
-        signed = kinds == _OTF2_TYPE["INT64"]
-        value[signed] = bits[signed].view(np.int64)
-        double = kinds == _OTF2_TYPE["DOUBLE"]
-        value[double] = bits[double].view(np.float64)
-        n = len(bits)
-        return pa.RecordBatch.from_arrays(
-            [
-                pa.array(np.full(n, location_id, dtype=np.int64)),
-                pa.array(np.frombuffer(self.value_seq, dtype=np.uint64).astype(np.int64)),
-                pa.array(np.frombuffer(self.value_time, dtype=np.uint64)),
-                pa.array(np.frombuffer(self.value_metric, dtype=np.uint32).astype(np.int32)),
-                pa.array(np.frombuffer(self.value_index, dtype=np.uint32).astype(np.int32)),
-                pa.array(value),
-            ],
-            schema=METRIC_SCHEMA,
+        return metric_value_batch(
+            location_id,
+            np.frombuffer(self.value_seq, dtype=np.uint64),
+            np.frombuffer(self.value_time, dtype=np.uint64),
+            np.frombuffer(self.value_metric, dtype=np.uint32),
+            np.frombuffer(self.value_index, dtype=np.uint32),
+            np.frombuffer(self.value_type, dtype=np.uint8),
+            np.frombuffer(self.value_bits, dtype=np.uint64),
         )
 
 
-class _OutOfRange(Exception):
-    def __init__(self, row: int, value: int):
-        self.row, self.value = row, value
+def metric_value_batch(location_id: int, seq, time, metric, index, kinds, bits) -> pa.RecordBatch:
+    """The ``metric_values`` rows of one location segment from the raw member arrays (OTF2
+    type code and the value's 64 bits per member)."""
+    value = bits.astype(np.float64)  # UINT64 counters
+    signed = kinds == _OTF2_TYPE["INT64"]
+    value[signed] = bits[signed].view(np.int64)
+    double = kinds == _OTF2_TYPE["DOUBLE"]
+    value[double] = bits[double].view(np.float64)
+    n = len(bits)
+    return pa.RecordBatch.from_arrays(
+        [
+            pa.array(np.full(n, location_id, dtype=np.int64)),
+            pa.array(seq.astype(np.int64)),
+            pa.array(time.astype(np.uint64)),
+            pa.array(metric.astype(np.int32)),
+            pa.array(index.astype(np.int32)),
+            pa.array(value),
+        ],
+        schema=METRIC_SCHEMA,
+    )
 
 
 class ValueOutOfRange(ValueError):
@@ -302,11 +313,18 @@ class _RecordSink:
             if setter(ctypes.cast(self.handle, ctypes.c_void_p), pointer) != 0:
                 raise RuntimeError(f"cannot register OTF2 callback for {record}")
 
+    def register(self, handle, evt_reader) -> None:
+        """Make ``evt_reader`` (of reader ``handle``) call this sink's callbacks."""
+        _otf2.Reader_RegisterEvtCallbacks(handle, evt_reader, self.handle, None)
+
     def close(self):
         _otf2.EvtReaderCallbacks_Delete(self.handle)
 
-    def pending(self) -> int:
-        return sum(len(b) for b in self.buffers)
+    def metric_values(self) -> int:
+        return len(self.metric.value_seq)
+
+    def value_batch(self, location_id: int) -> pa.RecordBatch:
+        return self.metric.value_batch(location_id)
 
     def type_counts(self) -> dict[str, int]:
         return {EVENT_TYPES[b.code]: len(b) for b in self.buffers if len(b)}
@@ -332,53 +350,65 @@ class _RecordSink:
             covered[i] = True
         if not covered.all():
             raise ValueError("event positions of a location are not contiguous")
-        arrays = [
-            pa.array(np.full(n, location_id, dtype=np.int64)),
-            pa.array(seq),
-            pa.array(time),
-            pa.DictionaryArray.from_arrays(pa.array(code), _TYPE_DICTIONARY),
-        ]
-        unknown = []
-        for name, (typecode, undefined, enum) in COLUMNS.items():
-            arrow_type = EVENT_SCHEMA.field(name).type
-            try:
-                arrays.append(self._column(filled, index, n, name, arrow_type, typecode, undefined, enum, unknown))
-            except _OutOfRange as error:
-                raise ValueOutOfRange(name, error.value, int(seq[error.row])) from None
-        self.unknown_enums = [(name, int(seq[i]), value, count) for name, i, value, count in unknown]
-        return pa.RecordBatch.from_arrays(arrays, schema=EVENT_SCHEMA)
-
-    @staticmethod
-    def _column(filled, index, n, name, arrow_type, typecode, undefined, enum, unknown):
-        sources = [b for b in filled if name in b.columns]
-        if not sources:
-            if enum:
-                return pa.DictionaryArray.from_arrays(pa.nulls(n, pa.int16()), _ENUM_NAMES[enum])
-            return pa.nulls(n, arrow_type)
-        dtype = np.dtype(typecode)
-        values = np.zeros(n, dtype=dtype)
-        valid = np.zeros(n, dtype=bool)
-        for b in sources:
-            i = index[id(b)]
-            values[i] = np.frombuffer(b.columns[name], dtype=dtype)
-            valid[i] = True
-        if undefined is not None:
-            valid &= values != undefined
-        if not enum and np.iinfo(dtype).max > np.iinfo(arrow_type.to_pandas_dtype()).max:
-            wide = valid & (values > np.iinfo(arrow_type.to_pandas_dtype()).max)
-            if wide.any():  # e.g. a region id >= 2**31 or a message size >= 2**63
-                raise _OutOfRange(int(np.argmax(wide)), int(values[np.argmax(wide)]))
-        if enum:
-            strange = valid & ~_ENUM_KNOWN[enum][values]
-            if strange.any():  # (column, first row, its value, how many rows)
-                first = int(np.argmax(strange))
-                unknown.append((name, first, int(values[first]), int(np.count_nonzero(strange))))
-            return pa.DictionaryArray.from_arrays(pa.array(values.astype(np.int16), mask=~valid), _ENUM_NAMES[enum])
-        return pa.array(values, mask=~valid).cast(arrow_type)
+        columns = {}
+        for name, (typecode, _undefined, _enum) in COLUMNS.items():
+            sources = [b for b in filled if name in b.columns]
+            if sources:
+                values = np.zeros(n, dtype=np.dtype(typecode))
+                valid = np.zeros(n, dtype=bool)
+                for b in sources:
+                    i = index[id(b)]
+                    values[i] = np.frombuffer(b.columns[name], dtype=values.dtype)
+                    valid[i] = True
+                columns[name] = values, valid
+        batch, self.unknown_enums = assemble_events(location_id, seq, time, code, columns)
+        return batch
 
     def clear(self):
         for b in self.buffers:
             b.clear()
+
+
+def assemble_events(location_id: int, seq, time, code, columns: dict) -> tuple[pa.RecordBatch, list]:
+    """The ``events`` rows of one location segment: positions (int64), times, record type
+    codes (``ALL_RECORDS`` index) and per payload column ``(values, valid)`` where a record
+    of the segment fills it (OTF2's undefined value becomes NULL). Returns the batch and
+    the enum values OTF2 does not know as (column, position, value, count); a value too
+    wide for its column raises :class:`ValueOutOfRange`."""
+    n = len(seq)
+    arrays = [
+        pa.array(np.full(n, location_id, dtype=np.int64)),
+        pa.array(seq),
+        pa.array(time),
+        pa.DictionaryArray.from_arrays(pa.array(code), _TYPE_DICTIONARY),
+    ]
+    unknown = []
+    for name, (_typecode, undefined, enum) in COLUMNS.items():
+        arrow_type = EVENT_SCHEMA.field(name).type
+        if name not in columns:
+            null_indices = pa.nulls(n, pa.int16())
+            arrays.append(
+                pa.DictionaryArray.from_arrays(null_indices, _ENUM_NAMES[enum]) if enum else pa.nulls(n, arrow_type)
+            )
+            continue
+        values, valid = columns[name]
+        if undefined is not None:
+            valid = valid & (values != undefined)
+        if not enum and np.iinfo(values.dtype).max > np.iinfo(arrow_type.to_pandas_dtype()).max:
+            wide = valid & (values > np.iinfo(arrow_type.to_pandas_dtype()).max)
+            if wide.any():  # e.g. a region id >= 2**31 or a message size >= 2**63
+                row = int(np.argmax(wide))
+                raise ValueOutOfRange(name, int(values[row]), int(seq[row]))
+        if enum:
+            strange = valid & ~_ENUM_KNOWN[enum][values]
+            if strange.any():  # (column, first row, its value, how many rows)
+                first = int(np.argmax(strange))
+                unknown.append((name, int(seq[first]), int(values[first]), int(np.count_nonzero(strange))))
+            indices = pa.array(values.astype(np.int16), mask=~valid)
+            arrays.append(pa.DictionaryArray.from_arrays(indices, _ENUM_NAMES[enum]))
+        else:
+            arrays.append(pa.array(values, mask=~valid).cast(arrow_type))
+    return pa.RecordBatch.from_arrays(arrays, schema=EVENT_SCHEMA), unknown
 
 
 #: Mapping tables whose global ids land in an int32 column of the events table.
@@ -449,7 +479,7 @@ def _raw_times_fit(anchor: str, location_id: int) -> bool:
         _otf2.Reader_OpenEvtFiles(handle)
         evt_reader = _otf2.Reader_GetEvtReader(handle, location_id)  # no local definitions read
         _otf2.EvtReader_ApplyClockOffsets(evt_reader, False)
-        _otf2.Reader_RegisterEvtCallbacks(handle, evt_reader, sink.handle, None)
+        sink.register(handle, evt_reader)
         while True:
             got = _otf2.Reader_ReadLocalEvents(handle, evt_reader, 1 << 16)
             if any(b.time and max(b.time) > INT64_MAX for b in sink.buffers):
@@ -488,11 +518,13 @@ def read_locations(
     with callback_errors():  # the definitions were read once already; read again, they are fine
         reader = otf2.reader.Reader(anchor)
     handle = reader.handle
-    sink = _RecordSink()
+    from .otf2_native import NativeSink, decoder
+
+    sink = NativeSink(chunk_events) if decoder() == "native" else _RecordSink()
     def_callbacks = _otf2.DefReaderCallbacks_New()
     _otf2.DefReaderCallbacks_SetClockOffsetCallback(def_callbacks, _clock_offset)
     _otf2.DefReaderCallbacks_SetMappingTableCallback(def_callbacks, _mapping_table)
-    events_writer = pq.ParquetWriter(events_path, EVENT_SCHEMA, compression="zstd")
+    events_writer = pq.ParquetWriter(events_path, EVENT_SCHEMA, compression="zstd", use_dictionary=_DICTIONARY_COLUMNS)
     metrics_writer = None
     quiet = contextlib.ExitStack()
     errors = quiet.enter_context(callback_errors())
@@ -510,7 +542,7 @@ def read_locations(
             local = _local_definitions(handle, location_id, def_callbacks, errors) if def_files else {}
             try:
                 evt_reader = _otf2.Reader_GetEvtReader(handle, location_id)
-                _otf2.Reader_RegisterEvtCallbacks(handle, evt_reader, sink.handle, None)
+                sink.register(handle, evt_reader)
             except _otf2.Error as error:
                 raise LocationError(location_id, f"corrupt or truncated event data ({error})") from None
             s = stats[location_id] = dict(
@@ -573,11 +605,11 @@ def read_locations(
                 s["read"] += batch.num_rows
                 with _writing(events_path):
                     events_writer.write_batch(batch, row_group_size=chunk_events)
-                if len(sink.metric.value_seq):
+                if sink.metric_values():
                     with _writing(metrics_path):
                         if metrics_writer is None:
                             metrics_writer = pq.ParquetWriter(metrics_path, METRIC_SCHEMA, compression="zstd")
-                        metrics_writer.write_batch(sink.metric.value_batch(location_id))
+                        metrics_writer.write_batch(sink.value_batch(location_id))
                 sink.clear()
                 if got < chunk_events:
                     break

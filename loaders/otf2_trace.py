@@ -19,6 +19,7 @@ from cosydb.errors import CosyError
 from . import LoadResult, processes
 from .otf2_definitions import DefinitionError, read_definitions
 from .otf2_events import INT64_MAX, LocationError, callback_errors, describe_error, read_locations
+from .otf2_native import decoder
 from .otf2_records import RECORDS, type_name
 
 FORMAT = "otf2"
@@ -152,6 +153,7 @@ def load_trace(anchor: Path, sink, workers: int | None = None) -> LoadResult:
 
     phase_seconds = {"definitions": time.perf_counter() - started}
     started = time.perf_counter()
+    decoder()  # a bad COSYDB_OTF2_DECODER fails here, before any reader starts
     total = sum(sizes.values())
     if workers is None:
         workers = 1 if total < PARALLEL_THRESHOLD else min(2, os.cpu_count() or 1)
