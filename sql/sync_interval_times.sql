@@ -7,11 +7,15 @@
 -- belong to no interval.
 -- Columns: location_id, point_index (sync_points: the point closing the
 -- interval), callpath_id, time_s (seconds).
-{{ config(materialized='table') }}
+{{ config(materialized='table', partitioned=true) }}
 select i.experiment_id, i.location_id, s.point_index, i.callpath_id, sum(i.amount_s) as time_s
 from {{ ref('time_increments') }} as i
 anti join {{ ref('cleared_increments') }} as c using (experiment_id, location_id, pos, callpath_id)
-asof join (select experiment_id, location_id, split_pos, point_index from {{ ref('sync_points') }}) as s
+asof join (
+    -- the points of this partition's locations (the ASOF join sorts all of its right side)
+    select experiment_id, location_id, split_pos, point_index from {{ ref('sync_points') }}
+    where location_id in (select i.location_id from {{ ref('time_increments') }} as i)
+) as s
     on i.experiment_id = s.experiment_id
     and i.location_id = s.location_id
     and i.pos < s.split_pos
