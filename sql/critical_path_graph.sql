@@ -17,7 +17,9 @@
 -- from_callpath_id, from_wait_s, from_split, from_s of its departure (as
 -- sync_points: the call holding it, its waiting time and Enter); next_location_id,
 -- next_seq, next_how: one row per successor (NULL at MPI_Init).
-with points as materialized (
+-- not materialized: a copy of every point (lists included) outgrew the load's memory
+-- budget on large traces; each use reads the columns it needs instead
+with points as not materialized (
     select * from {{ ref('sync_points') }}
 ),
 
