@@ -3,10 +3,12 @@
 One call of :func:`read_locations` runs in one worker process. It reads its
 locations one after the other with OTF2's per-location event readers (which
 apply the archive's clock offsets and mapping tables, like every OTF2
-reader), through ctypes callbacks that only append the raw fields to typed
-arrays. Each segment of at most ``chunk_events`` events of one location is
-then turned into one Arrow record batch with numpy scatters and streamed to
-the Parquet writer, so memory stays bounded whatever the trace size.
+reader), through callbacks that only store the raw fields: compiled ones
+(:mod:`otf2_native`, the default) or the Python ones here (``_RecordSink``: the
+reference, appending to typed arrays). Each segment of at most ``chunk_events``
+events of one location is then turned into one Arrow record batch
+(:func:`assemble_events`) and streamed to the Parquet writer, so memory stays
+bounded whatever the trace size.
 """
 
 from __future__ import annotations
