@@ -287,6 +287,17 @@ class ValueOutOfRange(ValueError):
         super().__init__(f"event {seq}: {column} {value} is out of range")
 
 
+_SETTER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+
+
+def set_callback(callbacks, record: str, function) -> None:
+    """Make ``function`` (a C function pointer) the callback of OTF2 record ``record`` in
+    the event reader callbacks ``callbacks``."""
+    setter = _SETTER((f"OTF2_EvtReaderCallbacks_Set{record}Callback", conf.lib))
+    if setter(ctypes.cast(callbacks, ctypes.c_void_p), ctypes.cast(function, ctypes.c_void_p)) != 0:
+        raise RuntimeError(f"cannot register OTF2 callback for {record}")
+
+
 class _RecordSink:
     """Callbacks for every record type, and the assembly of their buffers into batches."""
 
@@ -306,14 +317,9 @@ class _RecordSink:
                 buffer = _Buffer(record, RECORDS.get(record, ()))
                 function = _make_callback(buffer, len(argtypes) - 5)
             self.buffers.append(buffer)
-            c_type = ctypes.CFUNCTYPE(ctypes.c_int, *argtypes)
-            pointer = c_type(function)
+            pointer = ctypes.CFUNCTYPE(ctypes.c_int, *argtypes)(function)
             self._keep.append(pointer)
-            setter = getattr(conf.lib, f"OTF2_EvtReaderCallbacks_Set{record}Callback")
-            setter.argtypes = [ctypes.c_void_p, c_type]
-            setter.restype = ctypes.c_int
-            if setter(ctypes.cast(self.handle, ctypes.c_void_p), pointer) != 0:
-                raise RuntimeError(f"cannot register OTF2 callback for {record}")
+            set_callback(self.handle, record, pointer)
 
     def register(self, handle, evt_reader) -> None:
         """Make ``evt_reader`` (of reader ``handle``) call this sink's callbacks."""
@@ -388,10 +394,10 @@ def assemble_events(location_id: int, seq, time, code, columns: dict) -> tuple[p
     for name, (_typecode, undefined, enum) in COLUMNS.items():
         arrow_type = EVENT_SCHEMA.field(name).type
         if name not in columns:
-            null_indices = pa.nulls(n, pa.int16())
-            arrays.append(
-                pa.DictionaryArray.from_arrays(null_indices, _ENUM_NAMES[enum]) if enum else pa.nulls(n, arrow_type)
-            )
+            if enum:
+                arrays.append(pa.DictionaryArray.from_arrays(pa.nulls(n, pa.int16()), _ENUM_NAMES[enum]))
+            else:
+                arrays.append(pa.nulls(n, arrow_type))
             continue
         values, valid = columns[name]
         if undefined is not None:

@@ -24,7 +24,7 @@ from _otf2.ErrorCodes import ErrorCode, HandleErrorCode
 
 from cosydb.errors import CosyError
 
-from .otf2_events import ALL_RECORDS, EVENT_TYPES, assemble_events, metric_value_batch
+from .otf2_events import ALL_RECORDS, EVENT_TYPES, assemble_events, metric_value_batch, set_callback
 from .otf2_records import COLUMNS, RECORDS
 
 _NAMES = list(COLUMNS)
@@ -58,7 +58,6 @@ def _library() -> ctypes.CDLL | None:
 
 
 _LIB = _library()
-_SETTER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 #: OTF2_Reader_RegisterEvtCallbacks with a plain pointer as its user data (the ``otf2``
 #: package's wrapper passes a Python object); a failure raises ``_otf2.Error`` as there.
 _REGISTER = ctypes.CFUNCTYPE(ErrorCode, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(
@@ -102,10 +101,7 @@ class NativeSink:
         self.unknown_enums: list[tuple[str, int, int, int]] = []
         self.handle = _otf2.EvtReaderCallbacks_New()
         for record in ALL_RECORDS:
-            setter = _SETTER((f"OTF2_EvtReaderCallbacks_Set{record}Callback", conf.lib))
-            callback = ctypes.cast(getattr(_LIB, f"cosydb_cb_{record}"), ctypes.c_void_p)
-            if setter(ctypes.cast(self.handle, ctypes.c_void_p), callback) != 0:
-                raise RuntimeError(f"cannot register OTF2 callback for {record}")
+            set_callback(self.handle, record, getattr(_LIB, f"cosydb_cb_{record}"))
 
     def register(self, handle, evt_reader) -> None:
         """Make ``evt_reader`` (of reader ``handle``) call this sink's callbacks."""
@@ -147,7 +143,7 @@ class NativeSink:
         return metric_value_batch(
             location_id,
             _array(s.m_seq, ctypes.c_uint64, n),
-            _array(s.m_time, ctypes.c_uint64, n).copy(),
+            _array(s.m_time, ctypes.c_uint64, n),
             _array(s.m_metric, ctypes.c_uint32, n),
             _array(s.m_index, ctypes.c_uint32, n),
             _array(s.m_type, ctypes.c_uint8, n),
