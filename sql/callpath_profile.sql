@@ -91,7 +91,7 @@ from_profile as (
 
 measured as (
     select * from from_trace
-    union all by name
+    union all  -- both list the same columns in the same order
     select * from from_profile
 )
 

@@ -67,7 +67,7 @@ doubling (jump, reached, grew) as (
     from successor_list as s, nodes as n
     where n.how = 'FINALIZE'
     union all
-    select list_transform(jump, x -> jump[x]), now_reached, len(now_reached) > len(reached)
+    select list_transform(jump, x -> jump[x]), now_reached, array_length(now_reached) > array_length(reached)
     from (
         select *, list_distinct(list_concat(reached, list_transform(reached, x -> jump[x]))) as now_reached
         from doubling

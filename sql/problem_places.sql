@@ -58,7 +58,7 @@ wait_owner as (
         w.id,
         any_value(w.experiment_id) as experiment_id,
         any_value(w.place) as place,
-        arg_min(o.property, [len(o.ancestors), -o.severity]) as owner
+        arg_min(o.property, [array_length(o.ancestors), -o.severity]) as owner
     from waits as w
     join waits as o
         on w.experiment_id = o.experiment_id and w.place = o.place and list_contains(w.ancestors, o.property)
@@ -82,9 +82,9 @@ other_host as (
         o.id,
         -- a wait state that is a part of the other property first (late_sender for comm_cost),
         -- then the most severe, the most general (fewest ancestors), by name
-        arg_min(w.property, (not list_contains(w.ancestors, o.property), -w.severity, len(w.ancestors),
+        arg_min(w.property, (not list_contains(w.ancestors, o.property), -w.severity, array_length(w.ancestors),
             w.property)) as host_property,
-        arg_min(w.place, (not list_contains(w.ancestors, o.property), -w.severity, len(w.ancestors),
+        arg_min(w.place, (not list_contains(w.ancestors, o.property), -w.severity, array_length(w.ancestors),
             w.property)) as host_place
     from others as o
     join wait_places as w

@@ -35,7 +35,7 @@ ranks as (
 select
     l.*,
     c.position,
-    len(list_filter(c.ancestors, a -> list_contains(coalesce(s.names, []), a))) as depth,
+    array_length(list_filter(c.ancestors, a -> list_contains(coalesce(s.names, []), a))) as depth,
     case when l.location_id is null then coalesce(k.ranks, []) end as ranks
 from listed as l
 join {{ ref('property_catalog') }} as c on l.experiment_id = c.experiment_id and l.property = c.name

@@ -151,6 +151,7 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 #: Modules that take longest, in that order: they start first, so that with pytest-xdist
 #: (``--dist loadscope``: a module runs on one worker) no long module is left for last.
 SLOW_MODULES = [
+    "test_dialects.py",
     "test_fuzz.py",
     "test_lifecycle.py",
     "test_scalasca_agreement.py",

@@ -102,13 +102,13 @@ rank_count as (
 with_everyone as (
     select p.location_id, p.point_index
     from {{ ref('sync_points') }} as p, rank_count as n
-    where len(p.partner_ranks) = n.ranks
+    where array_length(p.partner_ranks) = n.ranks
 ),
 
 with_some as (
     select p.location_id, p.point_index, unnest(p.partner_ranks) as partner_rank
     from {{ ref('sync_points') }} as p, rank_count as n
-    where len(p.partner_ranks) between 1 and n.ranks - 1
+    where array_length(p.partner_ranks) between 1 and n.ranks - 1
 ),
 
 previous as (

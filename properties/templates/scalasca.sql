@@ -155,7 +155,7 @@ list_reduce(
                 held.vs[list_position(held.ks, entry.ks[1]) + 1:]
             )
         }
-        when len(held.ks) < $p_time_map_entries then {
+        when array_length(held.ks) < $p_time_map_entries then {
             'ks': list_append(held.ks, entry.ks[1]), 'vs': list_append(held.vs, entry.vs[1])
         }
         when list_min(held.vs) < entry.vs[1] then {

@@ -1,0 +1,243 @@
+"""cosydb's SQL for another engine than DuckDB: ``sql/`` and the catalog are written once, in
+DuckDB's dialect, and ``translate`` renders them for Apache Spark.
+
+sqlglot translates the dialect (functions, types, NULL ordering, ...). What sqlglot passes
+through untranslated, cosydb rewrites on sqlglot's syntax tree first:
+
+- ``ASOF [LEFT] JOIN r ON <equalities> AND <left> OP r.key``: a join on the interval of keys
+  each right row answers (``lead``/``lag`` of the key within the equality columns), which
+  matches the same one row per left row;
+- a scalar macro of ``sql/`` (``ticks_to_s(...)``): its body, inlined;
+- ``WITH x AS [NOT] MATERIALIZED``: the hint dropped;
+- ``UBIGINT``: ``DECIMAL(20,0)``, Spark's type for Parquet's unsigned 64-bit integers;
+- ``hash(...)``: ``xxhash64(...)``, a 64-bit hash as DuckDB's (its values differ: a hash is an
+  identity within one database, never compared across engines);
+- a named window refined in ``OVER (w ROWS ...)``: the window's definition, inlined;
+- ``list(x ORDER BY ...)``: sorted structs, since Spark's ``collect_list`` has no order;
+- ``a[i]`` and ``a[i:j]`` on lists (1-based): ``element_at`` and ``slice``.
+
+A construct with no translation (``UNION ... BY NAME``) is an error naming the file.
+"""
+
+from __future__ import annotations
+
+import re
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ErrorLevel, SqlglotError
+
+from .errors import CosyError
+
+ENGINES = ("duckdb", "spark")
+
+#: The helper column the ASOF rewrite adds to a join's right side (suffixed by its alias).
+_NEXT, _PREVIOUS = "cosydb_asof_next", "cosydb_asof_previous"
+_FLIPPED = {exp.GT: exp.LT, exp.GTE: exp.LTE, exp.LT: exp.GT, exp.LTE: exp.GTE}
+
+
+def check_engine(engine: str) -> str:
+    if engine not in ENGINES:
+        raise CosyError("--engine", f"'{engine}' is not one of {', '.join(ENGINES)}")
+    return engine
+
+
+def scalar_macros(sources: dict[str, str]) -> dict[str, tuple[list[str], exp.Expression]]:
+    """The scalar macros among ``sql/`` macro bodies (``name(a, b) as expr``): name -> (parameters, body)."""
+    macros = {}
+    for name, source in sources.items():
+        text = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("--"))
+        match = re.match(r"\s*(\w+)\s*\(([^)]*)\)\s+as\s+(?!table\b)(.*)", text, re.S | re.I)
+        if match and match.group(1) == name:
+            parameters = [p.strip() for p in match.group(2).split(",") if p.strip()]
+            macros[name] = (parameters, sqlglot.parse_one(match.group(3), read="duckdb"))
+    return macros
+
+
+def translate(sql: str, engine: str, where, macros: dict | None = None) -> str:
+    """``sql`` (DuckDB's dialect) for ``engine``; ``macros``: the scalar macros to inline."""
+    if engine == "duckdb":
+        return sql
+    try:
+        tree = sqlglot.parse_one(sql, read="duckdb")
+        tree = tree.transform(lambda node: _rewrite(node, where, macros or {}))
+        return tree.sql(dialect=engine, unsupported_level=ErrorLevel.RAISE)
+    except SqlglotError as error:
+        raise CosyError(where, f"cannot be translated for {engine}: {' '.join(str(error).split())}") from None
+
+
+def _rewrite(node: exp.Expression, where, macros: dict) -> exp.Expression:
+    if isinstance(node, exp.Union) and node.args.get("by_name"):
+        raise CosyError(where, "UNION ... BY NAME has no Spark form: name the columns of both sides")
+    if isinstance(node, exp.CTE) and node.args.get("materialized") is not None:
+        node.set("materialized", None)
+    if isinstance(node, exp.DataType) and node.this == exp.DataType.Type.UBIGINT:
+        return exp.DataType.build("DECIMAL(20,0)")
+    if isinstance(node, exp.Anonymous) and str(node.this).lower() in macros:
+        parameters, body = macros[str(node.this).lower()]
+        arguments = dict(zip(parameters, node.expressions))
+        return exp.Paren(
+            this=body.copy().transform(
+                lambda n: (
+                    exp.Paren(this=arguments[n.name].copy())
+                    if isinstance(n, exp.Column) and not n.table and n.name in arguments
+                    else n
+                )
+            )
+        )
+    if isinstance(node, exp.Filter) and isinstance(node.this, exp.ArrayAgg):
+        return _list_aggregate(node.this, node.expression, where, macros)
+    if isinstance(node, exp.ArrayAgg):
+        return _list_aggregate(node, None, where, macros)
+    if isinstance(node, exp.Bracket) and len(node.expressions) == 1:
+        index = node.expressions[0]
+        if isinstance(index, exp.Slice):  # DuckDB: 1-based, both ends included
+            start = index.this or exp.Literal.number(1)
+            end = index.expression or exp.func("size", node.this.copy())
+            length = exp.Add(this=exp.Sub(this=end.copy(), expression=start.copy()), expression=exp.Literal.number(1))
+            return exp.Anonymous(this="slice", expressions=[node.this, start, length])
+        if isinstance(index, exp.Literal) and index.is_int:  # sqlglot keeps a constant index 0-based
+            return exp.Anonymous(this="element_at", expressions=[node.this, exp.Literal.number(int(index.name) + 1)])
+        if not (isinstance(index, exp.Literal) and index.is_string):  # a list's element, 1-based
+            return exp.Anonymous(this="element_at", expressions=[node.this, index])
+    if isinstance(node, exp.Anonymous) and str(node.this).lower() == "hash":
+        return exp.Anonymous(this="xxhash64", expressions=node.expressions)
+    if isinstance(node, exp.Select):
+        _inline_named_windows(node)
+        for join in node.args.get("joins") or []:
+            if (join.args.get("method") or "").upper() == "ASOF":
+                _asof_as_interval_join(node, join, where)
+    return node
+
+
+def _asof_as_interval_join(select: exp.Select, join: exp.Join, where) -> None:
+    """Rewrite ``join`` (ASOF) of ``select`` in place as a join on key intervals.
+
+    DuckDB's ASOF join matches each left row with the right row of equal ``equalities``
+    whose key is the nearest one the inequality admits (``left >= r.k``: the greatest
+    ``r.k`` at most ``left``). Each right row answers the left values between its key and
+    the next (``>=``, ``>``: ``lead``) or previous (``<=``, ``<``: ``lag``) key of its
+    group; of right rows with equal keys only the last in key order has a non-empty interval.
+    """
+    right = join.this
+    alias = right.alias_or_name
+    conjuncts = list(join.args["on"].flatten()) if isinstance(join.args["on"], exp.And) else [join.args["on"]]
+    inequalities = [c for c in conjuncts if type(c) in _FLIPPED]
+    if len(inequalities) != 1:
+        raise CosyError(where, "an ASOF join needs exactly one inequality (>, >=, <, <=) in its ON")
+    inequality = inequalities[0]
+
+    def on_right(e: exp.Expression) -> bool:
+        tables = {c.table for c in e.find_all(exp.Column)}
+        return tables == {alias}
+
+    if on_right(inequality.expression):
+        left_key, right_key, op = inequality.this, inequality.expression, type(inequality)
+    elif on_right(inequality.this):
+        left_key, right_key, op = inequality.expression, inequality.this, _FLIPPED[type(inequality)]
+    else:
+        raise CosyError(where, f"the ASOF inequality of {alias} must compare a column of {alias}")
+    groups = []
+    for c in conjuncts:
+        if isinstance(c, exp.EQ):
+            side = c.expression if on_right(c.expression) else c.this if on_right(c.this) else None
+            if side is None:
+                raise CosyError(where, f"an ASOF equality must compare a column of {alias}")
+            groups.append(_unqualified(side))
+        elif c is not inequality:
+            raise CosyError(where, "an ASOF join's ON holds only equalities and one inequality")
+    key = _unqualified(right_key)
+    following = op in (exp.GT, exp.GTE)
+    helper = f"{_NEXT if following else _PREVIOUS}_{alias}"
+    window = exp.Window(
+        this=exp.Lead(this=key.copy()) if following else exp.Lag(this=key.copy()),
+        partition_by=[g.copy() for g in groups],
+        order=exp.Order(expressions=[exp.Ordered(this=key.copy())]),
+    )
+    if isinstance(right, exp.Subquery):
+        source = exp.alias_(right.this.subquery(), "cosydb_asof_right")
+    else:
+        source = right.copy()
+        source.set("alias", None)
+    bounded = (
+        exp.select(exp.Star(), exp.alias_(window, helper))
+        .from_(source)
+        .where(exp.Not(this=exp.Is(this=key.copy(), expression=exp.Null())))
+        .subquery(alias)
+    )
+    bound = exp.column(helper, table=alias)
+    beyond = {exp.GTE: exp.LT, exp.GT: exp.LTE, exp.LTE: exp.GT, exp.LT: exp.GTE}[op]
+    within = exp.or_(exp.Is(this=bound.copy(), expression=exp.Null()), beyond(this=left_key.copy(), expression=bound))
+    join.set("this", bounded)
+    join.set("method", None)
+    join.set("on", exp.and_(join.args["on"], exp.Paren(this=within)))
+    _hide(select, alias, helper)
+
+
+def _list_aggregate(aggregate: exp.ArrayAgg, condition, where, macros: dict) -> exp.Expression:
+    """DuckDB's ``list(x [ORDER BY ...]) [FILTER (WHERE ...)]``: Spark's ``collect_list`` drops
+    NULLs and keeps no order, so it collects structs (never NULL) and sorts them by the
+    ORDER BY keys with a comparator that keeps each key's direction and NULL order."""
+
+    def spark(e: exp.Expression) -> str:
+        return e.transform(lambda n: _rewrite(n, where, macros)).sql(dialect="spark")
+
+    ordered = aggregate.this if isinstance(aggregate.this, exp.Order) else None
+    value = ordered.this if ordered else aggregate.this
+    distinct = isinstance(value, exp.Distinct)
+    if distinct:
+        value = value.expressions[0]
+    keys = list(ordered.expressions) if ordered else []
+    fields = ", ".join([f"'k{i}', {spark(k.this)}" for i, k in enumerate(keys)] + [f"'v', {spark(value)}"])
+    collected = f"collect_list(named_struct({fields}))"
+    if condition is not None:
+        collected += f" FILTER ({spark(condition)})"
+    if keys:
+        comparison = "0"
+        for i, k in reversed(list(enumerate(keys))):
+            less, greater = ("1", "-1") if k.args.get("desc") else ("-1", "1")
+            null_left = "-1" if k.args.get("nulls_first") else "1"
+            null_right = "1" if k.args.get("nulls_first") else "-1"
+            comparison = (
+                f"CASE WHEN l.k{i} IS NULL AND r.k{i} IS NULL THEN {comparison} WHEN l.k{i} IS NULL THEN {null_left} "
+                f"WHEN r.k{i} IS NULL THEN {null_right} WHEN l.k{i} < r.k{i} THEN {less} "
+                f"WHEN l.k{i} > r.k{i} THEN {greater} ELSE {comparison} END"
+            )
+        collected = f"array_sort({collected}, (l, r) -> {comparison})"
+    values = f"transform({collected}, e -> e.v)"
+    return sqlglot.parse_one(f"array_distinct({values})" if distinct else values, read="spark")
+
+
+def _inline_named_windows(select: exp.Select) -> None:
+    """Spark cannot refine a named window (``OVER (w ROWS ...)``): every window of ``select``
+    that names one of its WINDOW clause's takes its definition."""
+    named = {str(w.this): w for w in select.args.get("windows") or []}
+    if not named:
+        return
+    for window in select.find_all(exp.Window):
+        name = window.args.get("alias")
+        if window.args.get("over") and name is not None and str(name) in named:
+            definition = named[str(name)]
+            for part in ("partition_by", "order"):
+                if definition.args.get(part):
+                    window.set(
+                        part,
+                        definition.args[part].copy() if part == "order" else [e.copy() for e in definition.args[part]],
+                    )
+            window.set("alias", None)
+    select.set("windows", None)
+
+
+def _unqualified(e: exp.Expression) -> exp.Expression:
+    return e.copy().transform(lambda n: exp.column(n.name) if isinstance(n, exp.Column) else n)
+
+
+def _hide(select: exp.Select, alias: str, helper: str) -> None:
+    """Keep ``helper`` out of the ``*`` and ``alias.*`` projections of ``select``."""
+    for projection in select.expressions:
+        star = projection if isinstance(projection, exp.Star) else None
+        if isinstance(projection, exp.Column) and isinstance(projection.this, exp.Star) and projection.table == alias:
+            star = projection.this
+        if star is not None:
+            hidden = list(star.args.get("except_") or [])
+            star.set("except_", [*hidden, exp.column(helper)])

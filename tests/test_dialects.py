@@ -1,0 +1,226 @@
+"""cosydb's SQL on Apache Spark (cosydb.dialects): the rewrites of what sqlglot does not
+translate keep DuckDB's results, every model and property translates or fails in one line
+naming its file, and the models computed by Spark equal DuckDB's on a real trace."""
+
+import random
+import re
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+import sqlglot
+from cosydb.fixtures.generator import TraceBuilder
+
+from cosydb import catalog, database, dialects, engine, spark, sqlviews, tables
+from cosydb.errors import CosyError
+from cosydb.loading import load
+
+#: What does not translate yet, with the construct named in the error (issue "Beyond one machine").
+UNTRANSLATED = {
+    "sql/problem_places.sql": "UNION ... BY NAME",
+    "asl_openmp/omp_region_summary.sql": "UNION ... BY NAME",
+    "asl_openmp/sm_summary.sql": "UNION ... BY NAME",
+    "scalasca/delay_resolutions.sql": "UNION ... BY NAME",
+    "cre/wrong_order_matches.sql": "EXCLUDE clause is not supported in the WINDOW clause",
+}
+#: Models that translate but that Spark cannot run yet: a recursive CTE with UNION (Spark
+#: takes only UNION ALL), and what reads problem_places.
+NOT_RUN_ON_SPARK = {"critical_path_segments", "problem_places", "problems"}
+#: Models without rows on the constructed hybrid run: profile-only inputs, and results of
+#: ``cosydb report`` (none stored after a load).
+EMPTY_ON_HYBRID = {
+    "cnode_callpaths",
+    "cnode_paths",
+    "hpf_summary",
+    "sm_summary_input",
+    "critical_path_summary",
+    "root_cause_summary",
+    "report_rows",
+}
+
+
+def _objects():
+    return sqlviews.ordered(sqlviews.load_objects(), set(tables.stored()) - set(tables.derived()))
+
+
+def _macros(objects):
+    return dialects.scalar_macros({o.name: o.sql for o in objects if o.kind == "macro"})
+
+
+def _portable_duckdb(sql: str) -> str:
+    """``sql`` with cosydb's rewrites applied, rendered back for DuckDB (to run them there)."""
+    tree = sqlglot.parse_one(sql, read="duckdb")
+    return tree.transform(lambda node: dialects._rewrite(node, "test", {})).sql(dialect="duckdb")
+
+
+@pytest.mark.parametrize("op", [">=", ">", "<=", "<"])
+@pytest.mark.parametrize("side", ["", "left"])
+def test_asof_rewrite_matches_duckdb_asof(op, side):
+    """Random keys with ties, gaps and NULLs: the interval join gives DuckDB's ASOF rows."""
+    rng = random.Random(f"{op}{side}")
+    con = duckdb.connect()
+    con.execute("create table l (id int, g int, k int)")
+    con.execute("create table r (g int, k int, v int)")
+    con.executemany("insert into l values (?, ?, ?)", [(i, rng.randint(0, 3), rng.randint(0, 40)) for i in range(300)])
+    right = [(rng.randint(0, 3), rng.choice([None, *range(0, 40, 3)]), v) for v in range(120)]
+    con.executemany("insert into r values (?, ?, ?)", right)
+    # ties: the matched key is unique, not the row DuckDB picks among equal keys
+    original = f"""
+        select l.id, r.k from l asof {side} join r on l.g = r.g and l.k + 1 {op} r.k
+    """
+    expected = sorted(con.execute(original).fetchall())
+    rewritten = _portable_duckdb(original)
+    assert re.search(r"\basof\s", rewritten, re.I) is None
+    assert sorted(con.execute(rewritten).fetchall()) == expected
+    assert len(expected) == (300 if side else len(expected)) and expected
+
+
+def test_asof_rewrite_hides_its_helper_column():
+    con = duckdb.connect()
+    con.execute("create table l as select 1 as g, 5 as k")
+    con.execute("create table r as select 1 as g, 3 as k, 7 as v")
+    sql = _portable_duckdb("select *, r.* from l asof join r on l.g = r.g and l.k >= r.k")
+    assert con.execute(sql).fetchall() == [(1, 5, 1, 3, 7, 1, 3, 7)]
+
+
+def test_scalar_macro_inlined_with_its_arguments():
+    objects = _objects()
+    sql = dialects.translate("select ticks_to_s(t + 1, o, r) as s from x", "spark", "test", _macros(objects))
+    assert "ticks_to_s" not in sql.lower() and "t + 1" in sql
+
+
+def test_list_aggregate_keeps_order_and_nulls():
+    """Spark's collect_list drops NULLs and order: the translation sorts structs."""
+    sql = dialects.translate("select list(v order by k desc nulls first, v) from t", "spark", "test")
+    assert "ARRAY_SORT" in sql and "STRUCT" in sql
+    assert dialects.translate("select a[i], a[2], a[2:n]", "spark", "t") == (
+        "SELECT ELEMENT_AT(a, i), ELEMENT_AT(a, 2), SLICE(a, 2, n - 2 + 1)"
+    )
+
+
+def test_every_model_and_property_translates_or_names_the_construct():
+    objects = _objects()
+    macros = _macros(objects)
+    names = {o.name for o in objects} | set(tables.stored())
+    views = {o.name for o in objects if o.kind == "view" and not o.is_table}
+    entries = [(f"sql/{o.name}.sql", o.sql) for o in objects if o.kind == "view"]
+    cat = catalog.load()
+    for prop in cat.values():
+        if prop.kind != "category":
+            where = str(prop.path).split("properties/")[-1]
+            entries.append((where, engine.render(prop, cat, names, views=views).sql))
+    failed = {}
+    for where, sql in entries:
+        assert dialects.translate(sql, "duckdb", where) == sql
+        try:
+            translated = dialects.translate(sql, "spark", where, macros)
+        except CosyError as error:
+            message = str(error)
+            assert message.startswith(where) and "\n" not in message
+            failed[where] = message
+            continue
+        tree = sqlglot.parse_one(translated, read="spark")
+        assert not any(j.args.get("method") for j in tree.find_all(sqlglot.exp.Join)), where
+        assert not any(c.args.get("materialized") is not None for c in tree.find_all(sqlglot.exp.CTE)), where
+    assert len(entries) > 150
+    assert {w: next(c for c in [UNTRANSLATED.get(w, "")] if c in m) for w, m in failed.items()} == UNTRANSLATED
+
+
+@pytest.fixture(scope="module")
+def spark_session():
+    if shutil.which("java") is None:
+        pytest.skip("Spark needs Java 17 (Debian openjdk-17-jre-headless): not installed")
+    pytest.importorskip("pyspark", reason="pyspark is not installed (pip install 'cosydb[spark]')")
+    session = spark.session("local[2]", {"spark.sql.shuffle.partitions": "2"})
+    yield session
+    session.stop()
+
+
+def _differing_rows(con, spark_files: str, frame, duckdb_relation: str) -> int:
+    """Rows of the Parquet files Spark wrote and of the DuckDB relation that differ, paired in
+    the order of all columns (doubles last): doubles within 1e-9 relative, the rest equal."""
+    fields = [f for f in frame.schema.fields if not f.name.endswith("_hash")]  # an identity per engine
+    doubles = [f.name for f in fields if f.dataType.typeName() == "double"]
+    columns = [f.name for f in fields if f.name not in doubles] + doubles
+    listed = ", ".join(columns)
+    same = " and ".join(
+        f"((s.{c} is null and d.{c} is null) or abs(s.{c} - d.{c}) <= 1e-9 * greatest(abs(s.{c}), abs(d.{c})) + 1e-12)"
+        if c in doubles
+        else f"s.{c} is not distinct from d.{c}"
+        for c in columns
+    )
+    return con.execute(
+        f"""
+        with s as (select row_number() over (order by {listed}) as k, * from (select {listed} from {spark_files})),
+            d as (select row_number() over (order by {listed}) as k, * from (select {listed} from {duckdb_relation}))
+        select count(*) from s full join d using (k) where s.k is null or d.k is null or not ({same})
+        """
+    ).fetchone()[0]
+
+
+def hybrid_run() -> TraceBuilder:
+    """2 ranks x 2 threads: an OpenMP region with a barrier and a lock, then a late send
+    from rank 0 to rank 1, a barrier, an allreduce and a late receiver (every OpenMP and MPI
+    model has rows)."""
+    b = TraceBuilder(2, threads=2, counters=("PAPI_TOT_INS",))
+    for r in range(2):
+        master = b[r]
+        with master.open("main", 0, 40_000):
+            master.region("init", 100, 1000, counters={"PAPI_TOT_INS": 50})
+            master.fork(1000, 2)
+            for t in range(2):
+                thread = b.thread(r, t)
+                thread.team_begin(1100 + 200 * t)
+                with thread.open("!$omp parallel @a.c:1", 1200 + 200 * t, 6000):
+                    thread.region("work", 1210 + 200 * t, 3000 + 1000 * t + 500 * r)
+                    thread.acquire_lock(3100 + 1000 * t + 500 * r, 7, 2 * r + t)
+                    thread.release_lock(3200 + 1000 * t + 500 * r, 7, 2 * r + t)
+                    thread.region("!$omp implicit barrier @a.c:9", 5000, 5900)
+                thread.team_end(6100 + 100 * t)
+            master.join(6500)
+            if r == 0:
+                master.region("compute", 7000, 12_000)
+                master.mpi_send(12_000, 12_500, 1, 3, 800)
+            else:
+                master.mpi_recv(7000, 12_600, 0, 3, 800)
+            master.collective("MPI_Barrier", 13_000 + 1000 * r, 15_000)
+            master.collective("MPI_Allreduce", 16_000, 18_000 + 100 * r, sent=8, received=8)
+            if r == 1:  # a late receiver: the send waits from 19000 for the receive at 21000
+                master.mpi_send(19_000, 22_000, 0, 4, 1 << 20, call="MPI_Ssend")
+            else:
+                master.mpi_recv(21_000, 22_100, 1, 4, 1 << 20)
+    return b
+
+
+@pytest.mark.parametrize("trace", ["hybrid", "scorep-late_sender"])
+def test_models_on_spark_equal_duckdb(spark_session, real_db, tmp_path, trace):
+    """Each model of sql/ computed by Spark SQL from DuckDB's inputs has DuckDB's rows, on a
+    constructed MPI+OpenMP run and a real MPI trace; hashes (an identity per engine) are left out."""
+    if trace == "hybrid":
+        db = tmp_path / "hybrid.cosydb"
+        load(hybrid_run().write(tmp_path / "hybrid"), db)
+    else:
+        db = real_db(trace)
+    con = database.connect(db)
+    spark.register_experiment(spark_session, database.experiment_dirs(Path(db))[0], 1)
+    objects = _objects()
+    macros = _macros(objects)
+    compared = {}
+    for obj in objects:
+        if obj.kind != "view" or obj.name in NOT_RUN_ON_SPARK:
+            continue
+        frame = spark_session.sql(dialects.translate(obj.sql, "spark", obj.name, macros))
+        written = tmp_path / obj.name
+        frame.write.parquet(str(written))
+        rows = con.execute(f"select count(*) from {obj.name}").fetchone()[0]
+        files = f"read_parquet('{written}/*.parquet')"
+        assert con.execute(f"select count(*) from {files}").fetchone()[0] == rows, obj.name
+        assert rows == 0 or _differing_rows(con, files, frame, obj.name) == 0, obj.name
+        if not obj.is_table:  # as the DuckDB catalog: the views read Spark's own rows
+            spark_session.read.parquet(str(written)).createOrReplaceTempView(obj.name)
+        compared[obj.name] = rows
+    assert len(compared) >= 37
+    if trace == "hybrid":
+        empty = {name for name, rows in compared.items() if rows == 0}
+        assert empty <= EMPTY_ON_HYBRID, empty
