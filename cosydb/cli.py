@@ -90,6 +90,12 @@ def load(
         None, "--threads", help="DuckDB threads while deriving (env COSYDB_THREADS; default: the cores available)."
     ),
     quiet: bool = typer.Option(False, "--quiet", help="No progress line (there is none when stderr is no terminal)."),
+    engine: str = typer.Option(
+        "duckdb", "--engine", help="duckdb, or spark: decode and derive on Apache Spark (pip install 'cosydb[spark]')."
+    ),
+    spark_master: str | None = typer.Option(
+        None, "--spark-master", help="With --engine spark: the Spark master URL (default local[*])."
+    ),
 ):
     """Load a trace or a profile as a new experiment.
 
@@ -98,7 +104,17 @@ def load(
     from .loading import load as load_experiment
 
     def run_load(progress=None):
-        return load_experiment(trace, db, name, workers, memory_limit=memory_limit, threads=threads, progress=progress)
+        return load_experiment(
+            trace,
+            db,
+            name,
+            workers,
+            memory_limit=memory_limit,
+            threads=threads,
+            progress=progress,
+            engine=engine,
+            spark_master=spark_master,
+        )
 
     if quiet or not err.is_terminal:
         meta = _guard(run_load)

@@ -14,7 +14,9 @@ through untranslated, cosydb rewrites on sqlglot's syntax tree first:
   identity within one database, never compared across engines);
 - a named window refined in ``OVER (w ROWS ...)``: the window's definition, inlined;
 - ``list(x ORDER BY ...)``: sorted structs, since Spark's ``collect_list`` has no order;
-- ``a[i]`` and ``a[i:j]`` on lists (1-based): ``element_at`` and ``slice``.
+- ``a[i]`` and ``a[i:j]`` on lists (1-based): ``element_at`` and ``slice``;
+- ``row_number() OVER ()``: numbered in ``monotonically_increasing_id()`` order (Spark
+  numbers rows only in an order).
 
 A construct with no translation (``UNION ... BY NAME``) is an error naming the file.
 """
@@ -100,6 +102,9 @@ def _rewrite(node: exp.Expression, where, macros: dict) -> exp.Expression:
             return exp.Anonymous(this="element_at", expressions=[node.this, exp.Literal.number(int(index.name) + 1)])
         if not (isinstance(index, exp.Literal) and index.is_string):  # a list's element, 1-based
             return exp.Anonymous(this="element_at", expressions=[node.this, index])
+    if isinstance(node, exp.Window) and isinstance(node.this, exp.RowNumber) and not node.args.get("order"):
+        # Spark numbers rows only in an order: any order, as DuckDB's OVER ()
+        node.set("order", exp.Order(expressions=[exp.Ordered(this=exp.func("monotonically_increasing_id"))]))
     if isinstance(node, exp.Anonymous) and str(node.this).lower() == "hash":
         return exp.Anonymous(this="xxhash64", expressions=node.expressions)
     if isinstance(node, exp.Select):

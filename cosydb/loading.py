@@ -28,7 +28,7 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 
-from . import SCHEMA_VERSION, __version__, database, interrupts, partitions, resources, sqlviews, tables
+from . import SCHEMA_VERSION, __version__, database, dialects, interrupts, partitions, resources, sqlviews, tables
 from .errors import CosyError
 
 
@@ -123,15 +123,43 @@ def _derive(
         parts = partitions.plan(con, partitions.events_per_partition())
         sqlviews.create_all(con, set(written), materialize=materialize)
         seconds = {"derive": time.perf_counter() - started} | per_table
-        say("checking the model")
         started = time.perf_counter()
-        rows = []
-        for obj in sqlviews.ordered(sqlviews.load_objects("cosydb.sql.checks"), database.object_names()):
-            rows += con.execute(obj.sql).to_arrow_table().to_pylist()
-        seconds["checks"] = time.perf_counter() - started
-        return rows, seconds, len(parts)
+        return _check_model(con, say), seconds | {"checks": time.perf_counter() - started}, len(parts)
     finally:
         con.close()
+
+
+def _check_model(con: duckdb.DuckDBPyConnection, say: Callable[[str], None]) -> list[dict]:
+    """The rows of ``sql/checks`` (load warnings) on a connection with the model's views."""
+    say("checking the model")
+    rows = []
+    for obj in sqlviews.ordered(sqlviews.load_objects("cosydb.sql.checks"), database.object_names()):
+        rows += con.execute(obj.sql).to_arrow_table().to_pylist()
+    return rows
+
+
+def _derive_on_spark(
+    directory: Path, experiment_id: int, session, say: Callable[[str], None]
+) -> tuple[list[dict], dict, int]:
+    """``_derive`` with Spark SQL computing the tables (``cosydb.spark.derive``); the
+    checks then run on DuckDB over the files Spark wrote."""
+    from . import spark
+
+    started = time.perf_counter()
+    written = {name for name, t in tables.REGISTRY.items() if t.files(directory)}
+    per_table = spark.derive(session, directory, experiment_id, written, say)
+    seconds = {"derive": time.perf_counter() - started} | per_table
+    started = time.perf_counter()
+    con = duckdb.connect()
+    try:
+        stored = {name: t for name, t in tables.stored().items() if t.files(directory)}
+        for table in stored.values():
+            database.create_table_view(con, table, [(experiment_id, directory)])
+        sqlviews.create_all(con, set(stored))
+        rows = _check_model(con, say)
+    finally:
+        con.close()
+    return rows, seconds | {"checks": time.perf_counter() - started}, 1
 
 
 def _write_own(directory: Path, name: str, rows: list[dict]) -> None:
@@ -156,6 +184,8 @@ def load(
     memory_limit: str | None = None,
     threads: int | None = None,
     progress: Callable[[str], None] | None = None,
+    engine: str = "duckdb",
+    spark_master: str | None = None,
 ) -> dict:
     """Load the trace or profile at ``source`` into the database ``db``.
 
@@ -166,7 +196,10 @@ def load(
     raise ``interrupts.Interrupted`` once the load is undone ("nothing was written").
     ``memory_limit`` and ``threads``: DuckDB's resources while deriving (see ``resources``).
     ``progress(text)`` is told each phase as it begins (reading, deriving table k of n, ...).
+    ``engine='spark'``: an OTF2 trace's locations are decoded in Spark tasks and the model
+    is derived with Spark SQL on ``spark_master`` (default local[*]), into the same files.
     """
+    dialects.check_engine(engine)
     resources.memory_limit(memory_limit), resources.threads(threads)  # bad values fail before any work
     partitions.events_per_partition()
     loader, anchor = resolve_source(source)
@@ -181,7 +214,12 @@ def load(
     with interrupts.handled():
         try:
             with database.locked(root, database.LOAD_LOCK, create=True, on_wait=on_wait):
-                meta = _load_locked(loader, anchor, root, name, workers, (memory_limit, threads), progress)
+                session = None
+                if engine == "spark":
+                    from . import spark
+
+                    session = spark.session(spark_master or "local[*]")
+                meta = _load_locked(loader, anchor, root, name, workers, (memory_limit, threads), progress, session)
         except BaseException:
             signum = interrupts.received()
             if signum is None:
@@ -207,8 +245,9 @@ def _load_locked(
     workers: int | None,
     duckdb_resources: tuple = (None, None),
     progress: Callable[[str], None] | None = None,
+    session=None,
 ) -> dict:
-    """The load itself, with the load lock of ``root`` held."""
+    """The load itself, with the load lock of ``root`` held; on Spark when ``session`` is given."""
     say = progress or (lambda _text: None)
     if not (database.is_database(root) or database.is_leftover(root)):  # replaced while this waited
         raise CosyError(root, "exists and is not a cosydb database")
@@ -231,7 +270,14 @@ def _load_locked(
         sink = tables.TableSink(staging)
         say(f"reading {anchor.name}")
         started = time.perf_counter()
-        result = loader.read(anchor, sink, workers)
+        if session is not None and loader.FORMAT == "otf2":  # the other readers are sequential
+            from . import spark
+
+            result = loader.read(
+                anchor, sink, workers or session.sparkContext.defaultParallelism, spark.job_runner(session)
+            )
+        else:
+            result = loader.read(anchor, sink, workers)
         sink.finish()
         if result.number_of_events:
             rate = result.number_of_events / max(time.perf_counter() - started, 1e-9)
@@ -247,7 +293,10 @@ def _load_locked(
             **result.experiment_columns(),
         )
         _write_own(staging, "experiments", [meta])
-        checks, seconds, n_partitions = _derive(staging, experiment_id, *duckdb_resources, say)  # stops on a signal
+        if session is not None:
+            checks, seconds, n_partitions = _derive_on_spark(staging, experiment_id, session, say)
+        else:
+            checks, seconds, n_partitions = _derive(staging, experiment_id, *duckdb_resources, say)  # stops on a signal
         warnings = result.warnings + checks
         phase_seconds = result.phase_seconds | seconds
         started = time.perf_counter()

@@ -71,10 +71,13 @@ class StoredTable:
         return directory / (f"{self.stem}-{part}.parquet" if self.per_reader else f"{self.stem}.parquet")
 
     def files(self, directory: Path) -> list[Path]:
-        """The files of this table in an experiment directory, in reader order."""
+        """The files of this table in an experiment directory, in reader order; a file that is
+        a directory (written by Spark) stands for the Parquet part files in it."""
         if not self.per_reader:
-            return [p for p in [self.path(directory)] if p.exists()]
-        return sorted(directory.glob(f"{self.stem}-*.parquet"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
+            found = [p for p in [self.path(directory)] if p.exists()]
+        else:
+            found = sorted(directory.glob(f"{self.stem}-*.parquet"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
+        return [part for p in found for part in (sorted(p.glob("part-*.parquet")) if p.is_dir() else [p])]
 
 
 _I32, _I64, _U64, _F64, _STR, _BOOL = pa.int32(), pa.int64(), pa.uint64(), pa.float64(), pa.string(), pa.bool_()

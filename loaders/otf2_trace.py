@@ -40,13 +40,15 @@ def detect(path: Path) -> bool:
         return b"OTF2" in file.read(8)
 
 
-def read(anchor: Path, sink, workers: int | None = None) -> LoadResult:
+def read(anchor: Path, sink, workers: int | None = None, runner=None) -> LoadResult:
     """Read the archive of the anchor file ``anchor``: definitions here, the events of the
-    locations in reader processes, each writing its ``events`` and ``metric_values`` file."""
+    locations in reader processes, each writing its ``events`` and ``metric_values`` file.
+    ``runner(function, jobs, died)``: runs the readers elsewhere (as Spark tasks:
+    ``cosydb.spark.job_runner``) instead of in forked processes."""
     from cosydb import interrupts
 
     with interrupts.deferred():  # OTF2 runs Python callbacks: a signal is acted on between them
-        return load_trace(anchor, sink, workers)
+        return load_trace(anchor, sink, workers, runner)
 
 
 def _open_reader(anchor: Path):
@@ -127,7 +129,7 @@ def _reader_died(job, how: str) -> CosyError:
     return CosyError(Path(anchor).with_suffix(""), f"the process reading {files} ended without a result ({how})")
 
 
-def load_trace(anchor: Path, sink, workers: int | None = None) -> LoadResult:
+def load_trace(anchor: Path, sink, workers: int | None = None, runner=None) -> LoadResult:
     """Read the archive of the anchor file ``anchor`` into the tables of ``sink``: the
     definitions, the events and metric values (one file per reader, written by the
     reader), and the record counts; returns the clock, warnings found while reading and
@@ -162,7 +164,9 @@ def load_trace(anchor: Path, sink, workers: int | None = None) -> LoadResult:
         (str(anchor), part, str(sink.path("events", k)), str(sink.path("metric_values", k)))
         for k, part in enumerate(parts)
     ]
-    if len(jobs) == 1 and total < PARALLEL_THRESHOLD:
+    if runner is not None:
+        results = runner(_read_part, jobs, _reader_died)
+    elif len(jobs) == 1 and total < PARALLEL_THRESHOLD:
         results = [_read_part(jobs[0])]
     else:  # processes that a signal stops at once and that never outlive this one
         results = processes.run(_read_part, jobs, _reader_died)

@@ -87,7 +87,7 @@ branches (node) as (
     from on_path as o
     join edges as e using (node)
     where e.next_node not in (select node from on_path)
-    union
+    union all  -- the graph has no cycle, and segments takes each node once (Spark: no UNION here)
     select e.next_node
     from branches as b
     join edges as e using (node)

@@ -104,7 +104,7 @@ unhosted as (
 
 places as (
     select * exclude (k) from unhosted where k = 1
-    union all by name
+    union all  -- both: the columns of leaves, in its order
     select * from wait_places
 ),
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 import sqlglot
+from conftest import real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, dialects, engine, spark, sqlviews, tables
@@ -18,18 +19,17 @@ from cosydb.loading import load
 
 #: What does not translate yet, with the construct named in the error (issue "Beyond one machine").
 UNTRANSLATED = {
-    "sql/problem_places.sql": "UNION ... BY NAME",
     "asl_openmp/omp_region_summary.sql": "UNION ... BY NAME",
     "asl_openmp/sm_summary.sql": "UNION ... BY NAME",
     "scalasca/delay_resolutions.sql": "UNION ... BY NAME",
     "cre/wrong_order_matches.sql": "EXCLUDE clause is not supported in the WINDOW clause",
 }
-#: Models that translate but that Spark cannot run yet: a recursive CTE with UNION (Spark
-#: takes only UNION ALL), and what reads problem_places.
-NOT_RUN_ON_SPARK = {"critical_path_segments", "problem_places", "problems"}
 #: Models without rows on the constructed hybrid run: profile-only inputs, and results of
 #: ``cosydb report`` (none stored after a load).
 EMPTY_ON_HYBRID = {
+    "critical_path_segments",  # no MPI_Init / MPI_Finalize in the constructed run
+    "problem_places",
+    "problems",
     "cnode_callpaths",
     "cnode_paths",
     "hpf_summary",
@@ -137,12 +137,10 @@ def spark_session():
     session.stop()
 
 
-def _differing_rows(con, spark_files: str, frame, duckdb_relation: str) -> int:
-    """Rows of the Parquet files Spark wrote and of the DuckDB relation that differ, paired in
-    the order of all columns (doubles last): doubles within 1e-9 relative, the rest equal."""
-    fields = [f for f in frame.schema.fields if not f.name.endswith("_hash")]  # an identity per engine
-    doubles = [f.name for f in fields if f.dataType.typeName() == "double"]
-    columns = [f.name for f in fields if f.name not in doubles] + doubles
+def _differing_rows(con, ours: str, theirs: str, columns: list[str], doubles: set[str]) -> int:
+    """Rows of relations ``ours`` and ``theirs`` that differ, paired in the order of all
+    ``columns`` (doubles last): doubles within 1e-9 relative, the rest equal."""
+    columns = [c for c in columns if c not in doubles] + [c for c in columns if c in doubles]
     listed = ", ".join(columns)
     same = " and ".join(
         f"((s.{c} is null and d.{c} is null) or abs(s.{c} - d.{c}) <= 1e-9 * greatest(abs(s.{c}), abs(d.{c})) + 1e-12)"
@@ -152,8 +150,8 @@ def _differing_rows(con, spark_files: str, frame, duckdb_relation: str) -> int:
     )
     return con.execute(
         f"""
-        with s as (select row_number() over (order by {listed}) as k, * from (select {listed} from {spark_files})),
-            d as (select row_number() over (order by {listed}) as k, * from (select {listed} from {duckdb_relation}))
+        with s as (select row_number() over (order by {listed}) as k, * from (select {listed} from {ours})),
+            d as (select row_number() over (order by {listed}) as k, * from (select {listed} from {theirs}))
         select count(*) from s full join d using (k) where s.k is null or d.k is null or not ({same})
         """
     ).fetchone()[0]
@@ -193,22 +191,18 @@ def hybrid_run() -> TraceBuilder:
     return b
 
 
-@pytest.mark.parametrize("trace", ["hybrid", "scorep-late_sender"])
-def test_models_on_spark_equal_duckdb(spark_session, real_db, tmp_path, trace):
+def test_models_on_spark_equal_duckdb(spark_session, tmp_path):
     """Each model of sql/ computed by Spark SQL from DuckDB's inputs has DuckDB's rows, on a
-    constructed MPI+OpenMP run and a real MPI trace; hashes (an identity per engine) are left out."""
-    if trace == "hybrid":
-        db = tmp_path / "hybrid.cosydb"
-        load(hybrid_run().write(tmp_path / "hybrid"), db)
-    else:
-        db = real_db(trace)
+    constructed MPI+OpenMP run; hashes (an identity per engine) are left out."""
+    db = tmp_path / "hybrid.cosydb"
+    load(hybrid_run().write(tmp_path / "hybrid"), db)
     con = database.connect(db)
     spark.register_experiment(spark_session, database.experiment_dirs(Path(db))[0], 1)
     objects = _objects()
     macros = _macros(objects)
     compared = {}
     for obj in objects:
-        if obj.kind != "view" or obj.name in NOT_RUN_ON_SPARK:
+        if obj.kind != "view":
             continue
         frame = spark_session.sql(dialects.translate(obj.sql, "spark", obj.name, macros))
         written = tmp_path / obj.name
@@ -216,11 +210,46 @@ def test_models_on_spark_equal_duckdb(spark_session, real_db, tmp_path, trace):
         rows = con.execute(f"select count(*) from {obj.name}").fetchone()[0]
         files = f"read_parquet('{written}/*.parquet')"
         assert con.execute(f"select count(*) from {files}").fetchone()[0] == rows, obj.name
-        assert rows == 0 or _differing_rows(con, files, frame, obj.name) == 0, obj.name
+        columns = [c for c in frame.columns if not c.endswith("_hash")]  # a hash: an identity per engine
+        doubles = {f.name for f in frame.schema.fields if f.dataType.typeName() == "double"}
+        assert rows == 0 or _differing_rows(con, files, obj.name, columns, doubles) == 0, obj.name
         if not obj.is_table:  # as the DuckDB catalog: the views read Spark's own rows
             spark_session.read.parquet(str(written)).createOrReplaceTempView(obj.name)
         compared[obj.name] = rows
-    assert len(compared) >= 37
-    if trace == "hybrid":
-        empty = {name for name, rows in compared.items() if rows == 0}
-        assert empty <= EMPTY_ON_HYBRID, empty
+    assert len(compared) >= 40
+    empty = {name for name, rows in compared.items() if rows == 0}
+    assert empty <= EMPTY_ON_HYBRID, empty
+
+
+def test_load_on_spark_equals_duckdb(spark_session, real_db, tmp_path):
+    """``cosydb load --engine spark``: the readers run as Spark tasks and Spark SQL derives the
+    model; every stored table has the rows of a DuckDB load, and the report on it the results."""
+    from cosydb.report import run
+
+    trace = "scorep-late_sender"
+    theirs = real_db(trace)
+    ours = tmp_path / "spark.cosydb"
+    load(real_trace(trace), ours, engine="spark", spark_master="local[2]")
+    run(ours, threshold=0)
+    run(theirs, threshold=0)
+    con = duckdb.connect()
+    dirs = [database.experiment_dirs(Path(db))[0] for db in (ours, theirs)]
+    compared = 0
+    for name, table in tables.stored().items():
+        if name in ("experiments", "load_warnings") or not table.files(dirs[1]):
+            continue
+        ours_rel, theirs_rel = (f"read_parquet({[str(p) for p in table.files(d)]})" for d in dirs)
+        described = con.execute(f"describe select * from {theirs_rel}").fetchall()
+        # left out: hashes (an identity per engine), when a report ran, and its JSON details
+        # (the same numbers as value, printed to the last digit)
+        columns = [c for c, *_ in described if not c.endswith("_hash") and c not in ("evaluated_at", "details")]
+        doubles = {c for c, t, *_ in described if t == "DOUBLE"}
+        assert _differing_rows(con, ours_rel, theirs_rel, columns, doubles) == 0, name
+        compared += 1
+    assert compared >= 40
+
+
+def test_unknown_engine_is_a_one_line_error(tmp_path):
+    with pytest.raises(CosyError, match=r"^--engine: 'oracle' is not one of duckdb, spark$"):
+        load(real_trace("scorep-late_sender"), tmp_path / "x.cosydb", engine="oracle")
+    assert not (tmp_path / "x.cosydb").exists()
