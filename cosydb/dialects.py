@@ -61,11 +61,14 @@ def translate(sql: str, engine: str, where, macros: dict | None = None) -> str:
     if engine == "duckdb":
         return sql
     try:
-        tree = sqlglot.parse_one(sql, read="duckdb")
-        tree = tree.transform(lambda node: _rewrite(node, where, macros or {}))
-        return tree.sql(dialect=engine, unsupported_level=ErrorLevel.RAISE)
+        return rewritten(sql, where, macros).sql(dialect=engine, unsupported_level=ErrorLevel.RAISE)
     except SqlglotError as error:
         raise CosyError(where, f"cannot be translated for {engine}: {' '.join(str(error).split())}") from None
+
+
+def rewritten(sql: str, where, macros: dict | None = None) -> exp.Expression:
+    """sqlglot's tree of ``sql`` (DuckDB's dialect) with cosydb's rewrites applied."""
+    return sqlglot.parse_one(sql, read="duckdb").transform(lambda node: _rewrite(node, where, macros or {}))
 
 
 def _rewrite(node: exp.Expression, where, macros: dict) -> exp.Expression:

@@ -147,15 +147,11 @@ def _derive_on_spark(
 
     started = time.perf_counter()
     written = {name for name, t in tables.REGISTRY.items() if t.files(directory)}
-    per_table = spark.derive(session, directory, experiment_id, written, say)
-    seconds = {"derive": time.perf_counter() - started} | per_table
-    started = time.perf_counter()
     con = duckdb.connect()
     try:
-        stored = {name: t for name, t in tables.stored().items() if t.files(directory)}
-        for table in stored.values():
-            database.create_table_view(con, table, [(experiment_id, directory)])
-        sqlviews.create_all(con, set(stored))
+        per_table = spark.derive(session, con, directory, experiment_id, written, say)
+        seconds = {"derive": time.perf_counter() - started} | per_table
+        started = time.perf_counter()
         rows = _check_model(con, say)
     finally:
         con.close()

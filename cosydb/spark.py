@@ -89,44 +89,44 @@ def job_runner(spark):
     return run
 
 
-def derive(spark, directory: Path, experiment_id: int, written: set[str], say=lambda _text: None) -> dict:
+def derive(
+    spark, duck: duckdb.DuckDBPyConnection, directory: Path, experiment_id: int, written: set[str], say=lambda _t: None
+) -> dict:
     """Compute the tables of ``sql/`` for one staged experiment with Spark SQL and write each
     as Parquet part files in the directory of its file (``tables.StoredTable.files`` reads
-    them); the views of ``sql/`` become Spark views. Returns the seconds of each table."""
+    them); the views of ``sql/`` become Spark views. ``duck`` binds each table's SQL for the
+    column types a DuckDB load writes: it is left with a view of every table and object of
+    ``sql/`` over the experiment's files. Returns the seconds of each table."""
     register_experiment(spark, directory, experiment_id, written)
     objects = sqlviews.ordered(sqlviews.load_objects(), written)
     macros = dialects.scalar_macros({o.name: o.sql for o in objects if o.kind == "macro"})
     derived = tables.derived()
     seconds = {}
-    duck = duckdb.connect()  # binds each table's SQL for the column types a DuckDB load writes
-    try:
-        for name in written:
-            database.create_table_view(duck, tables.REGISTRY[name], [(experiment_id, directory)])
-        for obj in objects:
-            where = f"sql/{obj.name}.sql"
-            if not obj.is_table:
-                sqlviews.create(duck, obj)
-            if obj.kind == "macro":  # scalar ones are inlined; table macros are helpers of the DuckDB shell
+    for name in written:
+        database.create_table_view(duck, tables.REGISTRY[name], [(experiment_id, directory)])
+    for obj in objects:
+        where = f"sql/{obj.name}.sql"
+        if not obj.is_table:
+            sqlviews.create(duck, obj)
+        if obj.kind == "macro":  # scalar ones are inlined; table macros are helpers of the DuckDB shell
+            continue
+        try:
+            frame = spark.sql(dialects.translate(obj.sql, "spark", where, macros))
+            if not obj.is_table:  # computed once, when first read (spilling to disk beyond memory)
+                frame.cache().createOrReplaceTempView(obj.name)
                 continue
-            try:
-                frame = spark.sql(dialects.translate(obj.sql, "spark", where, macros))
-                if not obj.is_table:  # computed once, when first read (spilling to disk beyond memory)
-                    frame.cache().createOrReplaceTempView(obj.name)
-                    continue
-                say(f"deriving {obj.name} on Spark")
-                started = time.perf_counter()
-                types = {row[0]: row[1] for row in duck.execute(f"DESCRIBE {obj.sql}").fetchall()}
-                frame = frame.selectExpr(*[f"CAST({c} AS {_spark_type(types[c])}) AS {c}" for c in frame.columns])
-                frame.drop("experiment_id").write.parquet(str(derived[obj.name].path(directory)))
-            except Exception as error:
-                if type(error).__module__.startswith(("pyspark", "py4j")):
-                    raise CosyError(where, f"Spark failed: {_first_line(error)}") from None
-                raise
-            register_experiment(spark, directory, experiment_id, {obj.name})
-            database.create_table_view(duck, derived[obj.name], [(experiment_id, directory)])
-            seconds[f"derive:{obj.name}"] = time.perf_counter() - started
-    finally:
-        duck.close()
+            say(f"deriving {obj.name} on Spark")
+            started = time.perf_counter()
+            types = {row[0]: row[1] for row in duck.execute(f"DESCRIBE {obj.sql}").fetchall()}
+            frame = frame.selectExpr(*[f"CAST({c} AS {_spark_type(types[c])}) AS {c}" for c in frame.columns])
+            frame.drop("experiment_id").write.parquet(str(derived[obj.name].path(directory)))
+        except Exception as error:
+            if type(error).__module__.startswith(("pyspark", "py4j")):
+                raise CosyError(where, f"Spark failed: {_first_line(error)}") from None
+            raise
+        register_experiment(spark, directory, experiment_id, {obj.name})
+        database.create_table_view(duck, derived[obj.name], [(experiment_id, directory)])
+        seconds[f"derive:{obj.name}"] = time.perf_counter() - started
     return seconds
 
 

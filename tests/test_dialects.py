@@ -50,8 +50,7 @@ def _macros(objects):
 
 def _portable_duckdb(sql: str) -> str:
     """``sql`` with cosydb's rewrites applied, rendered back for DuckDB (to run them there)."""
-    tree = sqlglot.parse_one(sql, read="duckdb")
-    return tree.transform(lambda node: dialects._rewrite(node, "test", {})).sql(dialect="duckdb")
+    return dialects.rewritten(sql, "test").sql(dialect="duckdb")
 
 
 @pytest.mark.parametrize("op", [">=", ">", "<=", "<"])
