@@ -31,17 +31,9 @@ from sqlglot.errors import ErrorLevel, SqlglotError
 
 from .errors import CosyError
 
-ENGINES = ("duckdb", "spark")
-
 #: The helper column the ASOF rewrite adds to a join's right side (suffixed by its alias).
 _NEXT, _PREVIOUS = "cosydb_asof_next", "cosydb_asof_previous"
 _FLIPPED = {exp.GT: exp.LT, exp.GTE: exp.LTE, exp.LT: exp.GT, exp.LTE: exp.GTE}
-
-
-def check_engine(engine: str) -> str:
-    if engine not in ENGINES:
-        raise CosyError("--engine", f"'{engine}' is not one of {', '.join(ENGINES)}")
-    return engine
 
 
 def scalar_macros(sources: dict[str, str]) -> dict[str, tuple[list[str], exp.Expression]]:

@@ -28,7 +28,7 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 
-from . import SCHEMA_VERSION, __version__, database, dialects, interrupts, partitions, resources, sqlviews, tables
+from . import SCHEMA_VERSION, __version__, database, interrupts, partitions, resources, spark, sqlviews, tables
 from .errors import CosyError
 
 
@@ -143,8 +143,6 @@ def _derive_on_spark(
 ) -> tuple[list[dict], dict, int]:
     """``_derive`` with Spark SQL computing the tables (``cosydb.spark.derive``); the
     checks then run on DuckDB over the files Spark wrote."""
-    from . import spark
-
     started = time.perf_counter()
     written = {name for name, t in tables.REGISTRY.items() if t.files(directory)}
     con = duckdb.connect()
@@ -195,7 +193,7 @@ def load(
     ``engine='spark'``: an OTF2 trace's locations are decoded in Spark tasks and the model
     is derived with Spark SQL on ``spark_master`` (default local[*]), into the same files.
     """
-    dialects.check_engine(engine)
+    spark.check_engine(engine)
     resources.memory_limit(memory_limit), resources.threads(threads)  # bad values fail before any work
     partitions.events_per_partition()
     loader, anchor = resolve_source(source)
@@ -207,14 +205,10 @@ def load(
         def on_wait(pid):
             _say_waiting(root, pid)
 
+    session = spark.session(spark_master or "local[*]") if engine == "spark" else None  # before any file is made
     with interrupts.handled():
         try:
             with database.locked(root, database.LOAD_LOCK, create=True, on_wait=on_wait):
-                session = None
-                if engine == "spark":
-                    from . import spark
-
-                    session = spark.session(spark_master or "local[*]")
                 meta = _load_locked(loader, anchor, root, name, workers, (memory_limit, threads), progress, session)
         except BaseException:
             signum = interrupts.received()
@@ -267,8 +261,6 @@ def _load_locked(
         say(f"reading {anchor.name}")
         started = time.perf_counter()
         if session is not None and loader.FORMAT == "otf2":  # the other readers are sequential
-            from . import spark
-
             result = loader.read(
                 anchor, sink, workers or session.sparkContext.defaultParallelism, spark.job_runner(session)
             )

@@ -11,8 +11,11 @@ from pathlib import Path
 
 import duckdb
 
-from . import database, dialects, sqlviews, tables
+from . import database, tables
 from .errors import CosyError
+
+#: The engines a load runs on.
+ENGINES = ("duckdb", "spark")
 
 #: Spark settings that give DuckDB's semantics where the two differ: ANSI mode off (NULL,
 #: not an error, for a failed cast or an index out of range), size(NULL) is NULL, times in UTC.
@@ -25,16 +28,26 @@ SETTINGS = {
 }
 
 
+def check_engine(engine: str) -> str:
+    if engine not in ENGINES:
+        raise CosyError("--engine", f"'{engine}' is not one of {', '.join(ENGINES)}")
+    return engine
+
+
 def session(master: str = "local[2]", settings: dict | None = None):
     """A Spark session on ``master`` with ``SETTINGS`` (and ``settings``)."""
     try:
+        import sqlglot  # noqa: F401 - the translation of sql/ (cosydb.dialects)
         from pyspark.sql import SparkSession
     except ImportError:
         raise CosyError("--engine spark", "needs pyspark: pip install 'cosydb[spark]'") from None
     builder = SparkSession.builder.master(master).appName("cosydb")
     for key, value in {**SETTINGS, **(settings or {})}.items():
         builder = builder.config(key, value)
-    spark = builder.getOrCreate()
+    try:
+        spark = builder.getOrCreate()
+    except Exception as error:  # no Java, a master that cannot be reached, ...
+        raise CosyError("--engine spark", f"Spark did not start: {_first_line(error)}") from None
     spark.sparkContext.setLogLevel("ERROR")
     # pyspark also logs each failed query with its JVM stack: cosydb reports it in one line
     logging.getLogger("SQLQueryContextLogger").setLevel(logging.CRITICAL)
@@ -97,6 +110,8 @@ def derive(
     them); the views of ``sql/`` become Spark views. ``duck`` binds each table's SQL for the
     column types a DuckDB load writes: it is left with a view of every table and object of
     ``sql/`` over the experiment's files. Returns the seconds of each table."""
+    from . import dialects, sqlviews  # sqlglot is optional: imported only when Spark runs
+
     register_experiment(spark, directory, experiment_id, written)
     objects = sqlviews.ordered(sqlviews.load_objects(), written)
     macros = dialects.scalar_macros({o.name: o.sql for o in objects if o.kind == "macro"})
