@@ -69,6 +69,11 @@ def _guard(function):
         )
 
 
+_SPARK_MASTER = typer.Option(
+    None, "--spark-master", help="With --engine spark: the Spark master URL (default local[*])."
+)
+
+
 @app.command()
 def load(
     trace: Path = typer.Argument(
@@ -93,9 +98,7 @@ def load(
     engine: str = typer.Option(
         "duckdb", "--engine", help="duckdb, or spark: decode and derive on Apache Spark (pip install 'cosydb[spark]')."
     ),
-    spark_master: str | None = typer.Option(
-        None, "--spark-master", help="With --engine spark: the Spark master URL (default local[*])."
-    ),
+    spark_master: str | None = _SPARK_MASTER,
 ):
     """Load a trace or a profile as a new experiment.
 
@@ -324,6 +327,12 @@ def report(
     threads: int | None = typer.Option(
         None, "--threads", help="DuckDB threads (env COSYDB_THREADS; default: the cores available)."
     ),
+    engine: str = typer.Option(
+        "duckdb",
+        "--engine",
+        help="duckdb, or spark: evaluate the catalog on Apache Spark (pip install 'cosydb[spark]').",
+    ),
+    spark_master: str | None = _SPARK_MASTER,
 ):
     """Evaluate the property catalog and rank the problems found.
 
@@ -363,6 +372,8 @@ def report(
             baseline,
             memory_limit,
             threads,
+            engine,
+            spark_master,
         )
     )
     if fmt == "json":

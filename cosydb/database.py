@@ -71,6 +71,11 @@ def is_database(path: Path) -> bool:
     return (path / CATALOG).is_file()
 
 
+def experiment_dir(root: Path, experiment_id: int) -> Path:
+    """The directory of a committed experiment's files."""
+    return Path(root) / EXPERIMENTS / str(experiment_id)
+
+
 def experiment_dirs(root: Path) -> list[Path]:
     """Committed experiment directories, in id order (staging directories start with '.')."""
     base = root / EXPERIMENTS

@@ -10,11 +10,15 @@ through untranslated, cosydb rewrites on sqlglot's syntax tree first:
 - a scalar macro of ``sql/`` (``ticks_to_s(...)``): its body, inlined;
 - ``WITH x AS [NOT] MATERIALIZED``: the hint dropped;
 - ``UBIGINT``: ``DECIMAL(20,0)``, Spark's type for Parquet's unsigned 64-bit integers;
+- ``isfinite(x)``: neither NaN nor infinite;
 - ``hash(...)``: ``xxhash64(...)``, a 64-bit hash as DuckDB's (its values differ: a hash is an
   identity within one database, never compared across engines);
 - a named window refined in ``OVER (w ROWS ...)``: the window's definition, inlined;
 - ``list(x ORDER BY ...)``: sorted structs, since Spark's ``collect_list`` has no order;
+  ``sum(x ORDER BY ...)``: those values added in order;
 - ``a[i]`` and ``a[i:j]`` on lists (1-based): ``element_at`` and ``slice``;
+- ``json_object(k, v, ...)``: ``to_json(named_struct(k, v, ...))``; ``json_merge_patch(a, b)``
+  of two objects with different keys: their members joined;
 - ``row_number() OVER ()``: numbered in ``monotonically_increasing_id()`` order (Spark
   numbers rows only in an order).
 
@@ -53,9 +57,59 @@ def translate(sql: str, engine: str, where, macros: dict | None = None) -> str:
     if engine == "duckdb":
         return sql
     try:
-        return rewritten(sql, where, macros).sql(dialect=engine, unsupported_level=ErrorLevel.RAISE)
+        return _unmaterialized(rewritten(sql, where, macros)).sql(dialect=engine, unsupported_level=ErrorLevel.RAISE)
     except SqlglotError as error:
         raise CosyError(where, f"cannot be translated for {engine}: {' '.join(str(error).split())}") from None
+
+
+def statements(sql: str, engine: str, where, macros: dict | None = None, prefix: str = "cosydb") -> list:
+    """``sql`` for ``engine`` as the statements that compute it: first each top-level CTE
+    marked ``MATERIALIZED`` (DuckDB's hint: compute it once) as a ``(name, sql)`` of its own,
+    named ``<prefix>__<cte>``, which the engine computes into a view of that name before the
+    later statements read it; last ``(None, sql)``, the query. (Spark has no such hint, and
+    does not reuse a cached plan inside a recursive CTE: each reference would recompute it.)"""
+    if engine == "duckdb":
+        return [(None, sql)]
+    try:
+        tree = rewritten(sql, where, macros)
+        steps = []
+        with_ = tree.args.get("with_")
+        hoisted = [c.alias for c in with_.expressions if c.args.get("materialized")] if with_ else []
+        for alias in hoisted:
+            with_ = tree.args["with_"]
+            ctes = with_.expressions
+            position = next(i for i, c in enumerate(ctes) if c.alias == alias)
+            alone = exp.select(exp.Star()).from_(alias)
+            definitions = [c.copy() for c in ctes[: position + 1]]
+            alone.set("with_", exp.With(expressions=definitions, recursive=with_.args.get("recursive")))
+            name = f"{prefix}__{alias}"
+            steps.append((name, _unmaterialized(alone).sql(dialect=engine, unsupported_level=ErrorLevel.RAISE)))
+            del ctes[position]
+            tree = _renamed(tree, alias, name)
+        if hoisted and not tree.args["with_"].expressions:
+            tree.set("with_", None)
+        return [*steps, (None, _unmaterialized(tree).sql(dialect=engine, unsupported_level=ErrorLevel.RAISE))]
+    except SqlglotError as error:
+        raise CosyError(where, f"cannot be translated for {engine}: {' '.join(str(error).split())}") from None
+
+
+def _unmaterialized(tree: exp.Expression) -> exp.Expression:
+    for cte in tree.find_all(exp.CTE):
+        cte.set("materialized", None)
+    return tree
+
+
+def _renamed(tree: exp.Expression, old: str, new: str) -> exp.Expression:
+    """``tree`` with its references to table ``old`` reading ``new`` (aliased ``old``)."""
+
+    def rename(node):
+        if isinstance(node, exp.Table) and not node.args.get("db") and node.name == old:
+            return exp.Table(
+                this=exp.to_identifier(new), alias=node.args.get("alias") or exp.TableAlias(this=exp.to_identifier(old))
+            )
+        return node
+
+    return tree.transform(rename)
 
 
 def rewritten(sql: str, where, macros: dict | None = None) -> exp.Expression:
@@ -66,8 +120,6 @@ def rewritten(sql: str, where, macros: dict | None = None) -> exp.Expression:
 def _rewrite(node: exp.Expression, where, macros: dict) -> exp.Expression:
     if isinstance(node, exp.Union) and node.args.get("by_name"):
         raise CosyError(where, "UNION ... BY NAME has no Spark form: name the columns of both sides")
-    if isinstance(node, exp.CTE) and node.args.get("materialized") is not None:
-        node.set("materialized", None)
     if isinstance(node, exp.DataType) and node.this == exp.DataType.Type.UBIGINT:
         return exp.DataType.build("DECIMAL(20,0)")
     if isinstance(node, exp.Anonymous) and str(node.this).lower() in macros:
@@ -86,20 +138,60 @@ def _rewrite(node: exp.Expression, where, macros: dict) -> exp.Expression:
         return _list_aggregate(node.this, node.expression, where, macros)
     if isinstance(node, exp.ArrayAgg):
         return _list_aggregate(node, None, where, macros)
+    if isinstance(node, exp.Filter) and isinstance(node.this, exp.Sum) and isinstance(node.this.this, exp.Order):
+        return _ordered_sum(node.this, node.expression, where, macros)
+    if isinstance(node, exp.Sum) and isinstance(node.this, exp.Order):
+        return _ordered_sum(node, None, where, macros)
     if isinstance(node, exp.Bracket) and len(node.expressions) == 1:
         index = node.expressions[0]
         if isinstance(index, exp.Slice):  # DuckDB: 1-based, both ends included
             start = index.this or exp.Literal.number(1)
             end = index.expression or exp.func("size", node.this.copy())
             length = exp.Add(this=exp.Sub(this=end.copy(), expression=start.copy()), expression=exp.Literal.number(1))
-            return exp.Anonymous(this="slice", expressions=[node.this, start, length])
+            return exp.Anonymous(this="slice", expressions=[node.this, _int(start), _int(length)])
         if isinstance(index, exp.Literal) and index.is_int:  # sqlglot keeps a constant index 0-based
             return exp.Anonymous(this="element_at", expressions=[node.this, exp.Literal.number(int(index.name) + 1)])
         if not (isinstance(index, exp.Literal) and index.is_string):  # a list's element, 1-based
-            return exp.Anonymous(this="element_at", expressions=[node.this, index])
+            return exp.Anonymous(this="element_at", expressions=[node.this, _int(index)])
     if isinstance(node, exp.Window) and isinstance(node.this, exp.RowNumber) and not node.args.get("order"):
         # Spark numbers rows only in an order: any order, as DuckDB's OVER ()
         node.set("order", exp.Order(expressions=[exp.Ordered(this=exp.func("monotonically_increasing_id"))]))
+    if isinstance(node, exp.JSONObject):  # json_object(k, v, ...): nested JSON values stay JSON
+        fields = []
+        for pair in node.expressions:
+            value = pair.expression
+            if isinstance(value, exp.Anonymous) and str(value.this).lower() == "to_json":
+                value = value.expressions[0]
+            fields += [pair.this, value]
+        return exp.Anonymous(this="to_json", expressions=[exp.Anonymous(this="named_struct", expressions=fields)])
+    if isinstance(node, exp.Anonymous) and str(node.this).lower() == "json_merge_patch":
+        # two JSON objects' members, those of the second added (keys of only one of them)
+        first, second = (e.transform(lambda n: _rewrite(n, where, macros)) for e in node.expressions)
+        members = exp.Anonymous(
+            this="substr",
+            expressions=[
+                first.copy(),
+                exp.Literal.number(1),
+                exp.Sub(this=exp.Length(this=first.copy()), expression=exp.Literal.number(1)),
+            ],
+        )
+        joined = exp.Anonymous(
+            this="concat",
+            expressions=[
+                members,
+                exp.Literal.string(","),
+                exp.Anonymous(this="substr", expressions=[second.copy(), exp.Literal.number(2)]),
+            ],
+        )
+        return exp.Case(
+            ifs=[exp.If(this=exp.EQ(this=first.copy(), expression=exp.Literal.string("{}")), true=second.copy())],
+            default=joined,
+        )
+    if isinstance(node, exp.Anonymous) and str(node.this).lower() == "isfinite":  # NULL for NULL
+        value = node.expressions[0].transform(lambda n: _rewrite(n, where, macros))
+        return sqlglot.parse_one(
+            f"(NOT isnan({value.sql('spark')}) AND abs({value.sql('spark')}) < double('inf'))", read="spark"
+        )
     if isinstance(node, exp.Anonymous) and str(node.this).lower() == "hash":
         return exp.Anonymous(this="xxhash64", expressions=node.expressions)
     if isinstance(node, exp.Select):
@@ -208,6 +300,18 @@ def _list_aggregate(aggregate: exp.ArrayAgg, condition, where, macros: dict) -> 
     return sqlglot.parse_one(f"array_distinct({values})" if distinct else values, read="spark")
 
 
+def _ordered_sum(aggregate: exp.Sum, condition, where, macros: dict) -> exp.Expression:
+    """DuckDB's ``sum(x ORDER BY ...)`` (a sum in a fixed order, the same to the last bit in
+    every run): the values collected in that order (``_list_aggregate``) and added one by
+    one; NULL when there is none, as ``sum``."""
+    values = _list_aggregate(exp.ArrayAgg(this=aggregate.this.copy()), condition, where, macros).sql(dialect="spark")
+    present = f"filter({values}, v -> v IS NOT NULL)"
+    return sqlglot.parse_one(
+        f"aggregate(slice({present}, 2, greatest(size({present}) - 1, 0)), element_at({present}, 1), (s, v) -> s + v)",
+        read="spark",
+    )
+
+
 def _inline_named_windows(select: exp.Select) -> None:
     """Spark cannot refine a named window (``OVER (w ROWS ...)``): every window of ``select``
     that names one of its WINDOW clause's takes its definition."""
@@ -226,6 +330,13 @@ def _inline_named_windows(select: exp.Select) -> None:
                     )
             window.set("alias", None)
     select.set("windows", None)
+
+
+def _int(index: exp.Expression) -> exp.Expression:
+    """A list index or length as Spark's INT (element_at and slice take no BIGINT)."""
+    if isinstance(index, exp.Literal):
+        return index
+    return exp.Cast(this=index, to=exp.DataType.build("INT"))
 
 
 def _unqualified(e: exp.Expression) -> exp.Expression:

@@ -41,6 +41,36 @@ class Rendered:
     sql: str
     refs: list[str]
     views: list[str]
+    engine_sql: str | None = None  # rendered for another engine than DuckDB (its dispatched macros)
+
+
+class DuckDBTables:
+    """Where an evaluation keeps its rows: DuckDB's temporary tables on ``con``. (Another
+    engine implements the same four methods: ``cosydb.spark.SparkTables``.) ``name``: the
+    engine, which templates read as ``engine`` to pick their implementation of a macro."""
+
+    name = "duckdb"
+
+    def __init__(self, con: duckdb.DuckDBPyConnection):
+        self.con = con
+
+    def create(self, name: str, sql: str, params: dict, where, engine_sql: str | None = None) -> None:
+        """Temporary table ``name`` holding the rows of ``sql`` (``$p_`` parameters: ``params``);
+        ``engine_sql``: the same rendered for this engine (DuckDB: ``sql`` itself)."""
+        try:
+            self.con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS\n{sql}", params)
+        except duckdb.Error as error:
+            raise CosyError(where, f"evaluation failed: {' '.join(str(error).split())}") from None
+
+    def columns(self, name: str) -> dict[str, str]:
+        """The columns of table ``name`` with their DuckDB types."""
+        return {r[0]: r[1] for r in self.con.execute(f"DESCRIBE {name}").fetchall()}
+
+    def drop(self, name: str) -> None:
+        self.con.execute(f"DROP TABLE IF EXISTS {name}")
+
+    def arrow(self, sql: str, params: dict) -> pa.Table:
+        return self.con.execute(sql, params).to_arrow_table()
 
 
 def _environment(catalog: dict[str, Property] | None = None) -> jinja2.Environment:
@@ -84,6 +114,7 @@ def render(
     views: set[str] = frozenset(),
     unmet: set[str] = frozenset(),
     entry_rows=None,
+    engine_name: str = "duckdb",
 ) -> Rendered:
     """The SQL of one property with its ``ref()`` calls resolved (a ref to an entry reads
     the table of its rows; ``entry_rows(name)`` names it otherwise); a ref to one of ``views``
@@ -107,6 +138,7 @@ def render(
         ref=ref,
         baseline_ref=baseline_ref,
         has=lambda requirement: requirement not in unmet,
+        engine=engine_name,
         catalog_tree=lambda roots: _catalog_tree(catalog, roots, unmet, prop.path),
     )
     return Rendered(prop, sql, list(dict.fromkeys(refs)), list(dict.fromkeys(used_views)))
@@ -136,6 +168,7 @@ def plan(
     selected: list[str] | None = None,
     views: set[str] = frozenset(),
     unmet: set[str] = frozenset(),
+    engine_name: str = "duckdb",
 ) -> list[Rendered]:
     """The properties to evaluate (``selected`` and what they need, default all), parents first;
     an entry with a requirement in ``unmet`` is listed unrendered, without its dependencies."""
@@ -148,6 +181,10 @@ def plan(
                 rendered[name] = Rendered(catalog[name], "", [], [])
             else:
                 rendered[name] = render(catalog[name], catalog, sql_objects, environment, views, unmet)
+                if engine_name != "duckdb":
+                    rendered[name].engine_sql = render(
+                        catalog[name], catalog, sql_objects, environment, views, unmet, None, engine_name
+                    ).sql
         return rendered[name].refs
 
     wanted = selected or sorted(catalog)
@@ -186,25 +223,29 @@ def evaluate(
     selected: list[str] | None = None,
     baseline_id: int | None = None,
     keep_patterns: set[str] | None = None,
+    tables_on=None,
 ) -> Evaluation:
     """Evaluate ``selected`` (default: the whole catalog) and what they need on one experiment.
     ``baseline_id``: the sequential experiment of the properties that compare two runs.
     ``keep_patterns``: the patterns whose rows stay readable afterwards (default: all); the
     rows of the others are dropped as soon as every entry reading them is evaluated, so that
-    memory holds only what the rest of the evaluation still reads. Properties' rows stay."""
+    memory holds only what the rest of the evaluation still reads. Properties' rows stay.
+    ``tables_on``: the engine computing the rows (default ``DuckDBTables(con)``); ``con``
+    answers what the experiment holds (its requirements)."""
     values = values or {}
+    tables_on = tables_on or DuckDBTables(con)
     sql_objects, views = database.object_names(), database.view_names()
     missing, counters = _missing_requirements(con, experiment_id, baseline_id)
     status: dict[str, str] = {}
     seconds: dict[str, float] = {}
     computed_views: set[str] = set()
     objects = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), database.base_tables())}
-    items = plan(catalog, sql_objects, selected, views, set(missing))
+    items = plan(catalog, sql_objects, selected, views, set(missing), tables_on.name)
     readers = {name: sum(name in item.refs for item in items) for name in catalog}
     done: list[str] = []  # the refs of the entry evaluated last, released before the next one
     for item in items:
         if keep_patterns is not None:
-            _release(con, catalog, done, readers, keep_patterns)
+            _release(tables_on, catalog, done, readers, keep_patterns)
         done = item.refs
         prop = item.prop
         bound = {
@@ -228,23 +269,19 @@ def evaluate(
         undeclared = used - set(bound)
         if undeclared:
             raise CosyError(prop.path, f"uses undeclared parameter(s) {', '.join(sorted(undeclared))}")
-        try:
-            for view in item.views:
-                _compute_view(con, view, objects, views, experiment_id, computed_views, seconds)
-            started = time.perf_counter()
-            con.execute(
-                f"CREATE OR REPLACE TEMP TABLE {_rows(prop.name)} AS\n{item.sql}",
-                {k: v for k, v in bound.items() if k in used},
-            )
-        except duckdb.Error as error:
-            raise CosyError(prop.path, f"evaluation failed: {' '.join(str(error).split())}") from None
-        actual = {r[0]: r[1] for r in con.execute(f"DESCRIBE {_rows(prop.name)}").fetchall()}
+        for view in item.views:
+            _compute_view(tables_on, view, objects, views, experiment_id, computed_views, seconds, prop.path)
+        started = time.perf_counter()
+        tables_on.create(
+            _rows(prop.name), item.sql, {k: v for k, v in bound.items() if k in used}, prop.path, item.engine_sql
+        )
+        actual = tables_on.columns(_rows(prop.name))
         _check_columns(prop, actual, RESULT_COLUMNS if prop.kind == "property" else prop.columns)
         status[prop.name] = "evaluated"
         seconds[prop.name] = time.perf_counter() - started
     if keep_patterns is not None:
-        _release(con, catalog, done, readers, keep_patterns)
-    return Evaluation(con, catalog, experiment_id, status, seconds)
+        _release(tables_on, catalog, done, readers, keep_patterns)
+    return Evaluation(con, catalog, experiment_id, status, seconds, tables_on)
 
 
 _INTEGERS = {
@@ -262,7 +299,7 @@ _INTEGERS = {
 
 
 def _release(
-    con: duckdb.DuckDBPyConnection,
+    tables_on: DuckDBTables,
     catalog: dict[str, Property],
     refs: list[str],
     readers: dict[str, int],
@@ -273,17 +310,18 @@ def _release(
     for name in refs:
         readers[name] -= 1
         if readers[name] == 0 and catalog[name].kind == "pattern" and name not in keep:
-            con.execute(f"DROP TABLE IF EXISTS {_rows(name)}")
+            tables_on.drop(_rows(name))
 
 
 def _compute_view(
-    con: duckdb.DuckDBPyConnection,
+    tables_on: DuckDBTables,
     view: str,
     objects: dict[str, sqlviews.SqlObject],
     views: set[str],
     experiment_id: int,
     computed: set[str],
     seconds: dict[str, float],
+    where,
 ) -> None:
     """Compute plain view ``view`` of sql/ (one of ``views``) for one experiment into its
     copy (``_view_copy``), first the plain views it reads: each is computed once per
@@ -294,7 +332,7 @@ def _compute_view(
         return
     for name in objects[view].refs:
         if name in views:
-            _compute_view(con, name, objects, views, experiment_id, computed, seconds)
+            _compute_view(tables_on, name, objects, views, experiment_id, computed, seconds, where)
 
     def ref(name: str) -> str:
         if name in computed:
@@ -304,10 +342,11 @@ def _compute_view(
         return _of_experiment(name)
 
     started = time.perf_counter()
-    con.execute(
-        f"CREATE OR REPLACE TEMP TABLE {_view_copy(view)} AS\n"
+    tables_on.create(
+        _view_copy(view),
         f"SELECT * FROM ({sqlviews.render_reading(objects[view], ref)}) WHERE experiment_id = $p_experiment_id",
         {"p_experiment_id": experiment_id},
+        where,
     )
     seconds[f"view {view}"] = time.perf_counter() - started
     computed.add(view)
@@ -364,6 +403,7 @@ class Evaluation:
     experiment_id: int
     status: dict[str, str]
     seconds: dict[str, float] = field(default_factory=dict)  # per evaluated entry (and shared view)
+    tables_on: DuckDBTables | None = None  # the engine holding the rows (None: DuckDB's, on con)
 
     def evaluated(self, name: str) -> bool:
         return self.status.get(name) == "evaluated"
@@ -378,9 +418,16 @@ class Evaluation:
             bound["p_experiment_id"] = self.experiment_id
         return self.con.execute(text, bound)
 
+    def table(self, sql: str, params: dict | None = None) -> pa.Table:
+        """The rows of ``sql`` (``ref()`` as in ``query``), computed by the evaluation's engine."""
+        text, refs = _render_query(self.catalog, sql, "query")
+        _require_evaluated(self.status, refs, "query")
+        bound = {k: v for k, v in {**(params or {}), "p_experiment_id": self.experiment_id}.items() if f"${k}" in text}
+        return (self.tables_on or DuckDBTables(self.con)).arrow(text, bound)
+
     def rows(self, name: str) -> pa.Table:
         """Entry ``name``'s rows."""
-        return self.query(f"SELECT * FROM {{{{ ref('{name}') }}}}").to_arrow_table()
+        return self.table(f"SELECT * FROM {{{{ ref('{name}') }}}}")
 
     def results(self, threshold: float, rank_basis: str | None) -> pa.Table:
         """Every property's rows, named and flagged, as a ``property_results`` table (rows of
@@ -390,11 +437,7 @@ class Evaluation:
     def cube(self) -> pa.Table:
         """The evaluated ``time_cube`` pattern as a ``severity_cube`` table."""
         cube_schema = tables.schema(database.CUBE_TABLE)
-        return (
-            self.query(f"SELECT {', '.join(cube_schema.names)} FROM {{{{ ref('time_cube') }}}}")
-            .to_arrow_table()
-            .cast(cube_schema)
-        )
+        return self.table(f"SELECT {', '.join(cube_schema.names)} FROM {{{{ ref('time_cube') }}}}").cast(cube_schema)
 
 
 def _render_query(catalog: dict[str, Property], sql: str, where) -> tuple[str, list[str]]:
@@ -437,8 +480,8 @@ def _results(evaluation: Evaluation, threshold: float, rank_basis: str | None) -
             parts.append(f"SELECT {meta}, {nulls}, {_literal(state)} AS status")
     if not parts:
         return tables.schema(database.RESULTS_TABLE).empty_table()
-    union = "\nUNION ALL BY NAME\n".join(parts)
-    table = evaluation.query(
+    union = "\nUNION ALL\n".join(parts)  # every entry's rows have RESULT_COLUMNS, in order
+    table = evaluation.table(
         f"""
         WITH r AS ({union})
         SELECT r.property, r.parent, r.kind, r.unit, r.callpath_id, c.path AS callpath,
@@ -456,7 +499,7 @@ def _results(evaluation: Evaluation, threshold: float, rank_basis: str | None) -
         ORDER BY r.property, r.severity DESC NULLS LAST, c.path, region, r.location_id NULLS FIRST
     """,
         {"p_threshold": threshold},
-    ).to_arrow_table()
+    )
     n = table.num_rows
     table = table.append_column("threshold", pa.array([threshold] * n, pa.float64()))
     table = table.append_column("rank_basis", pa.array([rank_basis] * n, pa.string()))
@@ -476,7 +519,7 @@ def store(
     (a load writes them, empty). With ``replace_properties`` only those properties' rows of
     ``property_results`` are replaced; returns the properties whose stored rows were kept.
     Under the catalog lock: two reports never lose each other's rows."""
-    directory = root / database.EXPERIMENTS / str(experiment_id)
+    directory = database.experiment_dir(root, experiment_id)
     kept: list[str] = []
     with database.locked(root):
         for name, table in results.items():

@@ -255,7 +255,7 @@ def _load_locked(
             raise CosyError(root, f"already holds an experiment named '{name}'")
         name = name or _unique_name(default_name(anchor, loader.IS_TRACE), taken)
         staging = database.staging_dir(root, experiment_id)
-        final = root / database.EXPERIMENTS / str(experiment_id)
+        final = database.experiment_dir(root, experiment_id)
         staging.mkdir(parents=True)
         sink = tables.TableSink(staging)
         say(f"reading {anchor.name}")

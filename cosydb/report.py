@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import catalog as catalog_mod
-from . import database, engine, info, names, resources, tables
+from . import database, engine, info, names, resources, spark, tables
 from .errors import CosyError
 
 
@@ -90,6 +90,8 @@ def run(
     baseline: str | None = None,
     memory_limit: str | None = None,
     threads: int | None = None,
+    engine_name: str = "duckdb",
+    spark_master: str | None = None,
 ) -> dict:
     """Evaluate, store ``property_results`` (and ``property_catalog``, ``severity_cube``) and
     return the report as a dict: ``problems`` (the view ``problems``), ``results`` (the view
@@ -99,11 +101,15 @@ def run(
     delay caused it, largest first), ``not_evaluable`` (reason ->
     properties) and ``warnings``. ``baseline``: the sequential experiment (name or id) of
     the properties comparing two runs. With ``properties`` only their rows are replaced in
-    ``property_results``. ``memory_limit`` and ``threads``: DuckDB's resources."""
+    ``property_results``. ``memory_limit`` and ``threads``: DuckDB's resources.
+    ``engine_name='spark'``: the catalog is evaluated by Spark SQL on ``spark_master``
+    (default local[*]); DuckDB answers the rest."""
     root = Path(db)
     catalog = catalog_mod.load(properties_dirs)
     params = dict(params or {})
     _check_selection(catalog, properties, params)
+    spark.check_engine(engine_name)
+    session = spark.session(spark_master or "local[*]") if engine_name == "spark" else None
     con = database.connect(root)
     try:
         resources.apply(con, memory_limit, threads, default_memory=resources.REPORT_MEMORY_LIMIT)
@@ -117,6 +123,13 @@ def run(
         if region is not None:
             values["p_region"] = region
         selected = list(properties) if properties else None
+        tables_on = None
+        if session is not None:
+            tables_on = spark.evaluation_tables(
+                session,
+                con,
+                [(e["experiment_id"], database.experiment_dir(root, e["experiment_id"])) for e in (exp, base) if e],
+            )
         evaluation = engine.evaluate(
             con,
             catalog,
@@ -125,6 +138,7 @@ def run(
             sorted(set(selected) | {"rank_basis"}) if selected else None,
             base["experiment_id"] if base else None,
             keep_patterns={"time_cube"},
+            tables_on=tables_on,
         )
         results = evaluation.results(threshold, rank_basis)
         stored = {database.RESULTS_TABLE: results, database.CATALOG_TABLE: catalog_table(catalog)}

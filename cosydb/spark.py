@@ -6,6 +6,7 @@ experiment's Parquet files as Spark views, on which the Spark SQL of ``sql/``
 from __future__ import annotations
 
 import logging
+import re
 import time
 from pathlib import Path
 
@@ -18,11 +19,14 @@ from .errors import CosyError
 ENGINES = ("duckdb", "spark")
 
 #: Spark settings that give DuckDB's semantics where the two differ: ANSI mode off (NULL,
-#: not an error, for a failed cast or an index out of range), size(NULL) is NULL, times in UTC.
+#: not an error, for a failed cast or an index out of range), size(NULL) is NULL, times in
+#: UTC, recursive CTEs without a limit.
 SETTINGS = {
     "spark.sql.ansi.enabled": "false",
     "spark.sql.legacy.sizeOfNull": "false",
     "spark.sql.session.timeZone": "UTC",
+    "spark.sql.cteRecursionLevelLimit": "-1",  # as DuckDB: a recursion runs until it is done
+    "spark.sql.cteRecursionRowLimit": "-1",
     "spark.ui.enabled": "false",
     "spark.ui.showConsoleProgress": "false",
 }
@@ -54,20 +58,27 @@ def session(master: str = "local[2]", settings: dict | None = None):
     return spark
 
 
-def register_experiment(spark, directory: Path, experiment_id: int, names: set[str] | None = None) -> list[str]:
-    """Spark views named like the stored tables over the Parquet files of one experiment
-    directory, with its ``experiment_id`` (as the DuckDB catalog's views); ``names``: only
-    those. Returns the names registered (a table without files is left out)."""
+def register_experiments(spark, experiments: list[tuple[int, Path]], names: set[str] | None = None) -> list[str]:
+    """Spark views named like the stored tables over the Parquet files of the experiment
+    directories of ``experiments`` ((experiment_id, directory), as the DuckDB catalog's
+    views); ``names``: only those. Returns the names registered (a table without files is
+    left out)."""
     registered = []
     for name, table in tables.stored().items():
-        files = [str(p.resolve()) for p in table.files(Path(directory))]
-        if not files or (names is not None and name not in names):
+        if names is not None and name not in names:
             continue
-        frame = spark.read.parquet(*files)
-        if not table.keyed:
-            frame = frame.selectExpr(f"{int(experiment_id)} AS experiment_id", "*")
-        frame.createOrReplaceTempView(name)
-        registered.append(name)
+        frames = []
+        for experiment_id, directory in experiments:
+            files = [str(p.resolve()) for p in table.files(Path(directory))]
+            if files:
+                frame = spark.read.parquet(*files)
+                frames.append(frame if table.keyed else frame.selectExpr(f"{int(experiment_id)} AS experiment_id", "*"))
+        if frames:
+            union = frames[0]
+            for frame in frames[1:]:
+                union = union.unionByName(frame)
+            union.createOrReplaceTempView(name)
+            registered.append(name)
     return registered
 
 
@@ -112,7 +123,7 @@ def derive(
     ``sql/`` over the experiment's files. Returns the seconds of each table."""
     from . import dialects, sqlviews  # sqlglot is optional: imported only when Spark runs
 
-    register_experiment(spark, directory, experiment_id, written)
+    register_experiments(spark, [(experiment_id, directory)], written)
     objects = sqlviews.ordered(sqlviews.load_objects(), written)
     macros = dialects.scalar_macros({o.name: o.sql for o in objects if o.kind == "macro"})
     derived = tables.derived()
@@ -125,24 +136,107 @@ def derive(
             sqlviews.create(duck, obj)
         if obj.kind == "macro":  # scalar ones are inlined; table macros are helpers of the DuckDB shell
             continue
+        say(f"deriving {obj.name} on Spark")
+        started = time.perf_counter()
         try:
-            frame = spark.sql(dialects.translate(obj.sql, "spark", where, macros))
-            if not obj.is_table:  # computed once, when first read (spilling to disk beyond memory)
-                frame.cache().createOrReplaceTempView(obj.name)
+            frame = query(spark, obj.sql, where, macros, obj.name)
+            if not obj.is_table:
+                kept(frame, obj.name)
+                seconds[f"derive:{obj.name}"] = time.perf_counter() - started
                 continue
-            say(f"deriving {obj.name} on Spark")
-            started = time.perf_counter()
             types = {row[0]: row[1] for row in duck.execute(f"DESCRIBE {obj.sql}").fetchall()}
-            frame = frame.selectExpr(*[f"CAST({c} AS {_spark_type(types[c])}) AS {c}" for c in frame.columns])
-            frame.drop("experiment_id").write.parquet(str(derived[obj.name].path(directory)))
+            _cast(frame, types).drop("experiment_id").write.parquet(str(derived[obj.name].path(directory)))
         except Exception as error:
-            if type(error).__module__.startswith(("pyspark", "py4j")):
-                raise CosyError(where, f"Spark failed: {_first_line(error)}") from None
-            raise
-        register_experiment(spark, directory, experiment_id, {obj.name})
+            raise _failed(error, where) from None
+        register_experiments(spark, [(experiment_id, directory)], {obj.name})
         database.create_table_view(duck, derived[obj.name], [(experiment_id, directory)])
         seconds[f"derive:{obj.name}"] = time.perf_counter() - started
     return seconds
+
+
+class SparkTables:
+    """Where an evaluation of the catalog (``cosydb.engine.evaluate``) keeps its rows on Spark:
+    each entry's SQL rendered for Spark, translated (``cosydb.dialects``) and computed into a
+    view (``kept``). DuckDB binds its DuckDB rendering on ``duck`` (over the stored tables, and an empty table of the
+    types of each entry computed) for the columns an entry returns, in DuckDB's order (Spark
+    lists ``*`` of a USING join in another) and of DuckDB's types, as a local evaluation."""
+
+    name = "spark"
+
+    def __init__(self, spark, duck: duckdb.DuckDBPyConnection, macros: dict):
+        self.spark, self.duck, self.macros = spark, duck, macros
+
+    def create(self, name: str, sql: str, params: dict, where, engine_sql: str | None = None) -> None:
+        columns = self._bound(sql, params, where)
+        definition = ", ".join(f'"{c}" {t}' for c, t in columns.items())
+        self.duck.execute(f"CREATE OR REPLACE TEMP TABLE {name} ({definition})")
+        try:
+            kept(_cast(query(self.spark, engine_sql or sql, where, self.macros, name, params), columns), name)
+        except Exception as error:
+            raise _failed(error, where) from None
+
+    def columns(self, name: str) -> dict[str, str]:
+        return {r[0]: r[1] for r in self.duck.execute(f"DESCRIBE {name}").fetchall()}
+
+    def drop(self, name: str) -> None:
+        self.duck.execute(f"DROP TABLE IF EXISTS {name}")
+        self.spark.catalog.dropTempView(name)
+
+    def arrow(self, sql: str, params: dict):
+        columns = self._bound(sql, params, "query")
+        try:
+            return _cast(query(self.spark, sql, "query", self.macros, "query", params), columns).toArrow()
+        except Exception as error:
+            raise _failed(error, "query") from None
+
+    def _bound(self, sql: str, params: dict, where) -> dict[str, str]:
+        try:
+            return {r[0]: r[1] for r in self.duck.execute(f"DESCRIBE {sql}", params).fetchall()}
+        except duckdb.Error as error:
+            raise CosyError(where, f"evaluation failed: {' '.join(str(error).split())}") from None
+
+
+def evaluation_tables(spark, duck: duckdb.DuckDBPyConnection, experiments: list[tuple[int, Path]]) -> SparkTables:
+    """``SparkTables`` over the stored tables of ``experiments`` ((experiment_id, directory));
+    ``duck``: the database's DuckDB catalog."""
+    from . import dialects, sqlviews
+
+    register_experiments(spark, experiments)
+    sources = {o.name: o.sql for o in sqlviews.load_objects().values() if o.kind == "macro"}
+    return SparkTables(spark, duck, dialects.scalar_macros(sources))
+
+
+def _cast(frame, columns: dict[str, str]):
+    """``frame``'s ``columns`` in their order, cast to the Spark types of their DuckDB types."""
+    return frame.selectExpr(*[f"CAST(`{c}` AS {_spark_type(t)}) AS `{c}`" for c, t in columns.items()])
+
+
+def _failed(error: Exception, where) -> Exception:
+    """A Spark error as cosydb's one line naming ``where``; any other error as it is."""
+    if type(error).__module__.startswith(("pyspark", "py4j")):
+        return CosyError(where, f"Spark failed: {_first_line(error)}")
+    return error
+
+
+def query(spark, sql: str, where, macros: dict, prefix: str, args: dict | None = None):
+    """The DataFrame of ``sql`` (DuckDB's dialect) translated for Spark, bound to ``args``;
+    each CTE the SQL marks ``MATERIALIZED`` is computed first, once (``kept``), as a view
+    named ``<prefix>__<cte>``."""
+    from . import dialects
+
+    *hoisted, (_, final) = dialects.statements(sql, "spark", where, macros, prefix)
+    for name, statement in hoisted:
+        kept(spark.sql(statement, args=args), name)
+    return spark.sql(final, args=args)
+
+
+def kept(frame, name: str):
+    """``frame`` computed now into the executors' storage (memory, then disk) as view ``name``:
+    later plans read its rows, not its plan (Spark does not reuse a cached plan inside a
+    recursive CTE, and analyses a stack of views again for every query)."""
+    frame = frame.localCheckpoint(eager=True)
+    frame.createOrReplaceTempView(name)
+    return frame
 
 
 #: The Spark type a DuckDB column type is written as: Spark has no unsigned 64-bit integer
@@ -162,6 +256,26 @@ def _spark_type(duckdb_type: str) -> str:
     if duckdb_type.startswith("STRUCT("):
         raise CosyError("sql/", f"a table column of type {duckdb_type} has no Spark form yet")
     return _SPARK_TYPES.get(duckdb_type, duckdb_type)
+
+
+def _duckdb_type(spark_type: str) -> str:
+    """The DuckDB type of a Spark column's type (``simpleString``): integers as integers
+    (a DECIMAL(20,0) is DuckDB's UBIGINT), a NULL literal's type as DuckDB's "NULL"."""
+    if spark_type.startswith("array<") and spark_type.endswith(">"):
+        return _duckdb_type(spark_type[6:-1]) + "[]"
+    if re.fullmatch(r"decimal\(\d+,0\)", spark_type):
+        return "HUGEINT"
+    return _DUCKDB_TYPES.get(spark_type, spark_type.upper())
+
+
+_DUCKDB_TYPES = {
+    "bigint": "BIGINT",
+    "int": "INTEGER",
+    "smallint": "SMALLINT",
+    "tinyint": "TINYINT",
+    "string": "VARCHAR",
+    "void": '"NULL"',
+}
 
 
 def _first_line(error: Exception) -> str:

@@ -39,12 +39,16 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 
 @functools.cache
 def _environment(paths: tuple[str, ...]) -> jinja2.Environment:
-    return SandboxedEnvironment(
+    env = SandboxedEnvironment(
         loader=jinja2.FileSystemLoader(list(paths)) if paths else None,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         bytecode_cache=_bytecode_cache(),
     )
+    # the engine a dispatched macro renders for (engine.render passes another one; a template
+    # imported without context sees this default)
+    env.globals["engine"] = "duckdb"
+    return env
 
 
 @functools.lru_cache(maxsize=4096)

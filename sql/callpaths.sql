@@ -4,7 +4,7 @@
 -- 'prog/main/solver/MPI_Recv'; callpath_id numbers the paths of an
 -- experiment in path order; depth 1 is a root.
 {{ config(materialized='table') }}
-with recursive distinct_paths as (
+with recursive distinct_paths as materialized (
     select distinct experiment_id, path_hash, parent_hash, region_id
     from {{ ref('instance_paths') }}
 

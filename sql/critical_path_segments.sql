@@ -75,7 +75,7 @@ doubling (jump, reached, grew) as (
     ) as step
 ),
 
-on_path as (
+on_path as materialized (
     select distinct unnest(reached) as node
     from doubling
     where not grew

@@ -13,17 +13,10 @@ import sqlglot
 from conftest import real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
-from cosydb import catalog, database, dialects, engine, spark, sqlviews, tables
+from cosydb import catalog, database, dialects, engine, spark, sqlviews, tables, templating
 from cosydb.errors import CosyError
 from cosydb.loading import load
 
-#: What does not translate yet, with the construct named in the error (issue "Beyond one machine").
-UNTRANSLATED = {
-    "asl_openmp/omp_region_summary.sql": "UNION ... BY NAME",
-    "asl_openmp/sm_summary.sql": "UNION ... BY NAME",
-    "scalasca/delay_resolutions.sql": "UNION ... BY NAME",
-    "cre/wrong_order_matches.sql": "EXCLUDE clause is not supported in the WINDOW clause",
-}
 #: Models without rows on the constructed hybrid run: profile-only inputs, and results of
 #: ``cosydb report`` (none stored after a load).
 EMPTY_ON_HYBRID = {
@@ -94,11 +87,11 @@ def test_list_aggregate_keeps_order_and_nulls():
     sql = dialects.translate("select list(v order by k desc nulls first, v) from t", "spark", "test")
     assert "ARRAY_SORT" in sql and "STRUCT" in sql
     assert dialects.translate("select a[i], a[2], a[2:n]", "spark", "t") == (
-        "SELECT ELEMENT_AT(a, i), ELEMENT_AT(a, 2), SLICE(a, 2, n - 2 + 1)"
+        "SELECT ELEMENT_AT(a, CAST(i AS INT)), ELEMENT_AT(a, 2), SLICE(a, 2, CAST(n - 2 + 1 AS INT))"
     )
 
 
-def test_every_model_and_property_translates_or_names_the_construct():
+def test_every_model_and_property_translates():
     objects = _objects()
     macros = _macros(objects)
     names = {o.name for o in objects} | set(tables.stored())
@@ -108,22 +101,41 @@ def test_every_model_and_property_translates_or_names_the_construct():
     for prop in cat.values():
         if prop.kind != "category":
             where = str(prop.path).split("properties/")[-1]
-            entries.append((where, engine.render(prop, cat, names, views=views).sql))
-    failed = {}
+            # rendered for Spark: the engine's implementation of a dispatched macro
+            entries.append((where, engine.render(prop, cat, names, views=views, engine_name="spark").sql))
     for where, sql in entries:
-        assert dialects.translate(sql, "duckdb", where) == sql
-        try:
-            translated = dialects.translate(sql, "spark", where, macros)
-        except CosyError as error:
-            message = str(error)
-            assert message.startswith(where) and "\n" not in message
-            failed[where] = message
-            continue
+        translated = dialects.translate(sql, "spark", where, macros)
         tree = sqlglot.parse_one(translated, read="spark")
         assert not any(j.args.get("method") for j in tree.find_all(sqlglot.exp.Join)), where
         assert not any(c.args.get("materialized") is not None for c in tree.find_all(sqlglot.exp.CTE)), where
     assert len(entries) > 150
-    assert {w: next(c for c in [UNTRANSLATED.get(w, "")] if c in m) for w, m in failed.items()} == UNTRANSLATED
+
+
+def test_dispatched_macro_renders_each_engine_its_implementation():
+    """A template macro with one implementation per engine (delay_costs' propagation: Spark
+    has no aggregate in a recursive step) renders the engine's, and only that."""
+    cat = catalog.load()
+    names = database.object_names()
+    duck, spark_sql = (engine.render(cat["delay_costs"], cat, names, engine_name=e).sql for e in ("duckdb", "spark"))
+    assert "sum(p.cost_s * e.factor)" in duck and "group by p.class" in duck
+    assert "p.cost_s * e.factor" in spark_sql and "sum(p.cost_s * e.factor)" not in spark_sql
+
+
+@pytest.mark.parametrize(
+    "sql, construct",
+    [
+        ("select 1 as a union all by name select 2 as a", "UNION ... BY NAME"),
+        (
+            "select max(x) over (order by t range between unbounded preceding and current row exclude group) from u",
+            "EXCLUDE clause is not supported",
+        ),
+    ],
+)
+def test_untranslatable_construct_is_one_line_naming_file_and_construct(sql, construct):
+    with pytest.raises(CosyError) as raised:
+        dialects.translate(sql, "spark", "plugins/mine.sql")
+    message = str(raised.value)
+    assert message.startswith("plugins/mine.sql: ") and construct in message and "\n" not in message
 
 
 @pytest.fixture(scope="module")
@@ -190,20 +202,38 @@ def hybrid_run() -> TraceBuilder:
     return b
 
 
+def test_spark_fixed_priority_map_keeps_what_scalascas_map_keeps(spark_session):
+    """Spark's implementation of the dispatched fixed_priority_map (aggregate, zip_with),
+    translated and run on Spark, holds the hand-worked maps of test_time_maps."""
+    from test_time_maps import HAND_WORKED, entries_list
+
+    macro = templating.render(
+        "{% import 'templates/scalasca.sql' as scalasca with context %}{{ scalasca.fixed_priority_map('entries') }}",
+        "test",
+        templating.environment([catalog.builtin_dir()]),
+        engine="spark",
+    )
+    assert "aggregate(" in macro
+    for entries, held in HAND_WORKED:
+        sql = dialects.translate(f"select {macro} as m from (select {entries_list(entries)} as entries)", "spark", "t")
+        (row,) = spark_session.sql(sql, args={"p_time_map_entries": 2}).collect()
+        assert dict(zip(row.m.ks, row.m.vs, strict=True)) == pytest.approx(held), entries
+
+
 def test_models_on_spark_equal_duckdb(spark_session, tmp_path):
     """Each model of sql/ computed by Spark SQL from DuckDB's inputs has DuckDB's rows, on a
     constructed MPI+OpenMP run; hashes (an identity per engine) are left out."""
     db = tmp_path / "hybrid.cosydb"
     load(hybrid_run().write(tmp_path / "hybrid"), db)
     con = database.connect(db)
-    spark.register_experiment(spark_session, database.experiment_dirs(Path(db))[0], 1)
+    spark.register_experiments(spark_session, [(1, database.experiment_dirs(Path(db))[0])])
     objects = _objects()
     macros = _macros(objects)
     compared = {}
     for obj in objects:
         if obj.kind != "view":
             continue
-        frame = spark_session.sql(dialects.translate(obj.sql, "spark", obj.name, macros))
+        frame = spark.query(spark_session, obj.sql, obj.name, macros, obj.name)
         written = tmp_path / obj.name
         frame.write.parquet(str(written))
         rows = con.execute(f"select count(*) from {obj.name}").fetchone()[0]
@@ -220,16 +250,17 @@ def test_models_on_spark_equal_duckdb(spark_session, tmp_path):
     assert empty <= EMPTY_ON_HYBRID, empty
 
 
-def test_load_on_spark_equals_duckdb(spark_session, real_db, tmp_path):
+def test_load_and_report_on_spark_equal_duckdb(spark_session, real_db, tmp_path):
     """``cosydb load --engine spark``: the readers run as Spark tasks and Spark SQL derives the
-    model; every stored table has the rows of a DuckDB load, and the report on it the results."""
+    model; ``cosydb report --engine spark``: Spark SQL evaluates the catalog. Every stored
+    table has the rows of a DuckDB load and report."""
     from cosydb.report import run
 
     trace = "scorep-late_sender"
     theirs = real_db(trace)
     ours = tmp_path / "spark.cosydb"
     load(real_trace(trace), ours, engine="spark", spark_master="local[2]")
-    run(ours, threshold=0)
+    run(ours, threshold=0, engine_name="spark", spark_master="local[2]")
     run(theirs, threshold=0)
     con = duckdb.connect()
     dirs = [database.experiment_dirs(Path(db))[0] for db in (ours, theirs)]

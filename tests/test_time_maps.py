@@ -14,6 +14,11 @@ from cosydb.loading import load
 from cosydb.report import run
 
 
+def entries_list(entries: list[tuple[int, float]]) -> str:
+    """The SQL list of one-entry maps fixed_priority_map takes."""
+    return "[" + ", ".join(f"{{'ks': [{k}], 'vs': [{v}::double]}}" for k, v in entries) + "]"
+
+
 def fill(entries: list[tuple[int, float]], capacity: int) -> dict[int, float]:
     """The map fixed_priority_map leaves after inserting ``entries`` (key, time) in order."""
     macro = templating.render(
@@ -21,24 +26,24 @@ def fill(entries: list[tuple[int, float]], capacity: int) -> dict[int, float]:
         "test",
         templating.environment([catalog.builtin_dir()]),
     )
-    entries_sql = "[" + ", ".join(f"{{'ks': [{k}], 'vs': [{v}::double]}}" for k, v in entries) + "]"
     (held,) = duckdb.execute(
-        f"select {macro} from (select {entries_sql} as entries)", {"p_time_map_entries": capacity}
+        f"select {macro} from (select {entries_list(entries)} as entries)", {"p_time_map_entries": capacity}
     ).fetchone()
     return dict(zip(held["ks"], held["vs"], strict=True))
 
 
-@pytest.mark.parametrize(
-    ("entries", "held"),
-    [
-        ([(5, 1.0), (3, 2.0), (5, 0.5)], {5: 1.5, 3: 2.0}),  # room: held, then added to
-        ([(1, 1.0), (2, 3.0), (3, 2.0)], {2: 3.0, 3: 2.0}),  # full: 2.0 replaces the smallest, 1.0
-        ([(1, 1.0), (2, 3.0), (3, 0.5)], {1: 1.0, 2: 3.0}),  # full: 0.5 is not larger, dropped
-        ([(1, 1.0), (2, 3.0), (3, 1.0)], {1: 1.0, 2: 3.0}),  # equal to the smallest: dropped
-        ([(2, 1.0), (1, 1.0), (3, 1.5)], {2: 1.0, 3: 1.5}),  # a tie: the lower key goes
-        ([(1, 1.0), (2, 3.0), (3, 2.0), (1, 5.0)], {2: 3.0, 1: 5.0}),  # back without its 1.0
-    ],
-)
+#: Insertions (key, time) into a map of 2 entries, and what it holds, worked out by hand.
+HAND_WORKED = [
+    ([(5, 1.0), (3, 2.0), (5, 0.5)], {5: 1.5, 3: 2.0}),  # room: held, then added to
+    ([(1, 1.0), (2, 3.0), (3, 2.0)], {2: 3.0, 3: 2.0}),  # full: 2.0 replaces the smallest, 1.0
+    ([(1, 1.0), (2, 3.0), (3, 0.5)], {1: 1.0, 2: 3.0}),  # full: 0.5 is not larger, dropped
+    ([(1, 1.0), (2, 3.0), (3, 1.0)], {1: 1.0, 2: 3.0}),  # equal to the smallest: dropped
+    ([(2, 1.0), (1, 1.0), (3, 1.5)], {2: 1.0, 3: 1.5}),  # a tie: the lower key goes
+    ([(1, 1.0), (2, 3.0), (3, 2.0), (1, 5.0)], {2: 3.0, 1: 5.0}),  # back without its 1.0
+]
+
+
+@pytest.mark.parametrize(("entries", "held"), HAND_WORKED)
 def test_fixed_priority_map_keeps_what_scalascas_map_keeps(entries, held):
     assert fill(entries, capacity=2) == pytest.approx(held)
 

@@ -81,11 +81,10 @@ per_thread_instance as (
         coalesce(sum(x.time_s) filter (where x.omp_class = 'serial'), 0) as non_parallelized_code
     from team_threads as t
     left join (
-        -- union all by name matches the columns by name, whatever their number
-        select * from sync_time  -- noqa: AM07
-        union all by name
+        select * from sync_time
+        union all
         select * from barrier_waits
-        union all by name
+        union all
         select * from lock_waits
     ) as x using (location_id, enter_seq)
     group by t.location_id, t.enter_seq
@@ -127,7 +126,7 @@ select callpath_id, 'PRegion' as kind, null::bigint as location_id,
     cross_thread_dep_wait, cross_thread_dep_ctrl
 from instances
 
-union all by name
+union all
 
 select callpath_id, 'PRegion' as kind, location_id, null::bigint as instance_no, null::bigint as nr_executions,
     null::bigint as nr_threads, sum(duration) as duration, sum(non_parallelized_code) as non_parallelized_code,
@@ -138,7 +137,7 @@ select callpath_id, 'PRegion' as kind, location_id, null::bigint as instance_no,
 from per_thread_instance
 group by callpath_id, location_id
 
-union all by name
+union all
 
 select callpath_id, 'PRegion' as kind, null::bigint as location_id, null::bigint as instance_no,
     count(*) as nr_executions, null::bigint as nr_threads, sum(duration) as duration,
@@ -149,10 +148,12 @@ select callpath_id, 'PRegion' as kind, null::bigint as location_id, null::bigint
 from instances
 group by callpath_id
 
-union all by name
+union all
 
 select q.callpath_id, 'Function' as kind, null::bigint as location_id, null::bigint as instance_no,
-    q.nr_executions, null::bigint as nr_threads, q.duration, p.non_parallelized_code
+    q.nr_executions, null::bigint as nr_threads, q.duration, p.non_parallelized_code,
+    null::double as region_ctrl, null::double as region_wait, null::double as cross_thread_dep_wait,
+    null::double as cross_thread_dep_ctrl
 from sequential as q
 join serial_paths as p using (callpath_id)
 where exists (select 1 from {{ ref('parallel_instances') }})

@@ -16,10 +16,19 @@ description: |
   fields (seconds; nr_* counts).
 diagnosis: Not a problem by itself; the openmp_* properties read it.
 ---#}
-select * exclude (experiment_id) from {{ ref('sm_summary_input') }}
+select
+    callpath_id, kind, location_id, instance_no, nr_executions, nr_threads, duration, non_parallelized_code,
+    nr_remote_accesses, scheduling, additional_calc, cross_thread_dep_ctrl, cross_thread_dep_wait, region_wait,
+    region_ctrl, nr_cache_misses
+from {{ ref('sm_summary_input') }}
 {%- if has('openmp') %}
 
-union all by name
+union all
 
-select * from {{ ref('omp_region_summary') }}
+-- what a trace does not measure is NULL
+select
+    callpath_id, kind, location_id, instance_no, nr_executions, nr_threads, duration, non_parallelized_code,
+    null::double as nr_remote_accesses, null::double as scheduling, null::double as additional_calc,
+    cross_thread_dep_ctrl, cross_thread_dep_wait, region_wait, region_ctrl, null::double as nr_cache_misses
+from {{ ref('omp_region_summary') }}
 {%- endif %}

@@ -24,7 +24,9 @@ params:
 ---#}
 {% import 'templates/cre.sql' as cre with context %}
 select
-    * replace (send_callpath_id as callpath_id, send_location_id as location_id),
+    send_callpath_id as callpath_id,  -- in place of the receive's (the first two columns)
+    send_location_id as location_id,
+    * exclude (callpath_id, location_id),
     location_id as recv_location_id,
     lr_idle_s as idle_s
 from ({{ cre.late_partner('<') }})

@@ -67,18 +67,33 @@ dequeued as (
     from messages
 ),
 
--- for every sent message: the latest dequeue among the messages sent strictly
--- earlier on the same (sender, receiver) pair
-earlier_sends as (
+-- the latest dequeue among the messages sent at one time on a (sender, receiver) pair
+dequeued_at as (
+    select send_location_id, recv_location_id, send_time, max(recv_order) as recv_order
+    from dequeued
+    group by all
+),
+
+-- ... and among those sent strictly earlier: the send times before
+earlier_at as (
     select
         send_location_id,
-        send_seq,
+        recv_location_id,
+        send_time,
         max(recv_order) over (
             partition by send_location_id, recv_location_id
             order by send_time
-            range between unbounded preceding and current row exclude group
+            rows between unbounded preceding and 1 preceding
         ) as latest_earlier_recv_order
-    from dequeued
+    from dequeued_at
+),
+
+-- for every sent message: the latest dequeue among the messages sent strictly
+-- earlier on the same (sender, receiver) pair
+earlier_sends as (
+    select d.send_location_id, d.send_seq, e.latest_earlier_recv_order
+    from dequeued as d
+    join earlier_at as e using (send_location_id, recv_location_id, send_time)
 ),
 
 roots as (

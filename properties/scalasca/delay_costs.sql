@@ -20,6 +20,7 @@ description: |
   wait (latesender, latereceiver, barrier, n2n, 12n, n21, ompbarrier, ompidle).
 diagnosis: Not a problem by itself; the input of the long-term delay costs.
 ---#}
+{% import 'templates/scalasca.sql' as scalasca with context %}
 with recursive points as (
     select location_id, point_index, wait_s from {{ ref('sync_points') }} where wait_s > 0
 ),
@@ -62,16 +63,7 @@ seeds as (
     from {{ ref('omp_idle_waits') }}
 ),
 
-propagated (step, class, location_id, point_index, cost_s) as (
-    select 0, class, location_id, point_index, sum(cost_s)
-    from seeds
-    group by all
-    union all
-    select any_value(p.step) + 1, p.class, e.cause_location_id, e.cause_index, sum(p.cost_s * e.factor)
-    from propagated as p
-    join edges as e on p.location_id = e.location_id and p.point_index = e.point_index
-    group by p.class, e.cause_location_id, e.cause_index
-)
+{{ scalasca.propagated_costs('seeds', 'edges') }}
 
 select location_id, point_index, class, sum(cost_s) as cost_s
 from propagated

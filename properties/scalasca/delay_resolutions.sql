@@ -148,14 +148,20 @@ group_bounds as (
 
 mpi_resolutions as (
     select
-        w.* exclude (comm_id, instance_index, waiter_rank, delayer_rank),
+        w.location_id,
+        w.point_index,
+        w.class,
+        w.wait_s,
+        w.callpath_id,
+        w.delayer_location_id,
+        w.delayer_index,
         d.previous_index as delayer_from_index,
         coalesce(g.group_from_index, d.previous_index) as group_from_index,
+        o.previous_index as waiter_from_index,
         case
             when g.group_from_index is null or d.previous_index = g.group_from_index then d.previous_index
             else g.next_index
-        end as active_from_index,
-        o.previous_index as waiter_from_index
+        end as active_from_index
     from waits as w
     join previous as d
         on w.delayer_location_id = d.location_id and w.delayer_index = d.point_index and w.waiter_rank = d.rank
@@ -207,7 +213,7 @@ omp_barrier as (
 
 resolutions as (
     select * from mpi_resolutions
-    union all by name
+    union all  -- the same columns in the same order
     select * from omp_barrier
 )
 

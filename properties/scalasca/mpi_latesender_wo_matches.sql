@@ -130,7 +130,7 @@ candidate_checks as (
 probe_targets as (
     select p.*, p.checks_before + step.k as target_check_index
     from candidate_pushes as p
-    cross join range(1, {{ probe + 1 }}) as step (k)
+    cross join unnest(range(1, {{ probe + 1 }})) as step (k)
 ),
 
 probe_pairs as (

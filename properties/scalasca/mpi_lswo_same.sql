@@ -20,5 +20,5 @@ diagnosis: |
   match the receive order to the send order (tags), or use MPI_ANY_TAG.
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
-{{ asl.sum_matches('(select * replace (lswo_callpath_id as callpath_id) from '
+{{ asl.sum_matches('(select lswo_callpath_id as callpath_id, location_id, idle_s from '
                    ~ ref('mpi_latesender_wo_matches') ~ ' where same_source)', 'idle_s') }}

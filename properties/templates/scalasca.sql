@@ -127,10 +127,16 @@
     maps as (
         select interval_id, {{ fixed_priority_map('entries') }} as time_map
         from sequences
+    ),
+
+    held as (
+        select m.interval_id, m.time_map.ks[i.n] as pearl_order, m.time_map.vs[i.n] as time_s
+        from maps as m
+        cross join unnest(range(1, array_length(m.time_map.ks) + 1)) as i (n)
     )
 
-    select m.interval_id, o.callpath_id, m.time_s
-    from (select interval_id, unnest(time_map.ks) as pearl_order, unnest(time_map.vs) as time_s from maps) as m
+    select h.interval_id, o.callpath_id, h.time_s
+    from held as h
     join {{ ref('pearl_callpath_ids') }} as o using (pearl_order)
 )
 {%- endmacro %}
@@ -144,6 +150,12 @@
     Yields {'ks': keys, 'vs': times}. (list_reduce needs the accumulator of the
     elements' type, so each element is a one-entry map.) -#}
 {% macro fixed_priority_map(entries) -%}
+{#- one implementation per engine (as dbt's adapter.dispatch): Spark has no list_reduce, and
+    no list_zip whose fields are numbered -#}
+{{ spark__fixed_priority_map(entries) if engine == 'spark' else duckdb__fixed_priority_map(entries) }}
+{%- endmacro %}
+
+{% macro duckdb__fixed_priority_map(entries) -%}
 list_reduce(
     {{ entries }},
     (held, entry) -> case
@@ -173,5 +185,77 @@ list_reduce(
         else held
     end,
     {'ks': []::bigint [], 'vs': []::double []}
+)
+{%- endmacro %}
+
+{#- The same map on Spark (written in DuckDB's dialect, which cosydb translates): aggregate
+    is Spark's list_reduce with its initial value; array_position is 0 for a key not
+    held; the smallest (time, key) of the held entries by zip_with. -#}
+{% macro spark__fixed_priority_map(entries) -%}
+aggregate(
+    {{ entries }},
+    {'ks': []::bigint [], 'vs': []::double []},
+    (held, entry) -> case
+        when array_position(held.ks, entry.ks[1]) > 0 then {
+            'ks': held.ks,
+            'vs': list_concat(
+                held.vs[1:array_position(held.ks, entry.ks[1]) - 1],
+                [held.vs[array_position(held.ks, entry.ks[1])] + entry.vs[1]],
+                held.vs[array_position(held.ks, entry.ks[1]) + 1:]
+            )
+        }
+        when array_length(held.ks) < $p_time_map_entries then {
+            'ks': list_concat(held.ks, entry.ks), 'vs': list_concat(held.vs, entry.vs)
+        }
+        when array_min(held.vs) < entry.vs[1] then {
+            'ks': list_concat(
+                held.ks[1:array_position(held.ks, array_min(zip_with(held.vs, held.ks, (v, k) -> {'v': v, 'k': k})).k) - 1],
+                entry.ks,
+                held.ks[array_position(held.ks, array_min(zip_with(held.vs, held.ks, (v, k) -> {'v': v, 'k': k})).k) + 1:]
+            ),
+            'vs': list_concat(
+                held.vs[1:array_position(held.ks, array_min(zip_with(held.vs, held.ks, (v, k) -> {'v': v, 'k': k})).k) - 1],
+                entry.vs,
+                held.vs[array_position(held.ks, array_min(zip_with(held.vs, held.ks, (v, k) -> {'v': v, 'k': k})).k) + 1:]
+            )
+        }
+        else held
+    end
+)
+{%- endmacro %}
+
+
+{#- propagated (class, location_id, point_index, cost_s): the delay costs of ``seeds``
+    (class, location_id, point_index, cost_s) carried back along ``edges`` (location_id,
+    point_index -> cause_location_id, cause_index, factor) to every wait they reach, a
+    CTE of a WITH RECURSIVE (delay_costs). One implementation per engine (as dbt's
+    adapter.dispatch): DuckDB sums the costs reaching a wait at each step, Spark (no
+    aggregate in a recursive step) carries each path's cost; the sums over all paths are
+    the same. -#}
+{% macro propagated_costs(seeds, edges) -%}
+{{ spark__propagated_costs(seeds, edges) if engine == 'spark' else duckdb__propagated_costs(seeds, edges) }}
+{%- endmacro %}
+
+{% macro duckdb__propagated_costs(seeds, edges) -%}
+propagated (step, class, location_id, point_index, cost_s) as (
+    select 0, class, location_id, point_index, sum(cost_s)
+    from {{ seeds }}
+    group by all
+    union all
+    select any_value(p.step) + 1, p.class, e.cause_location_id, e.cause_index, sum(p.cost_s * e.factor)
+    from propagated as p
+    join {{ edges }} as e on p.location_id = e.location_id and p.point_index = e.point_index
+    group by p.class, e.cause_location_id, e.cause_index
+)
+{%- endmacro %}
+
+{% macro spark__propagated_costs(seeds, edges) -%}
+propagated (class, location_id, point_index, cost_s) as (
+    select class, location_id, point_index, cost_s
+    from {{ seeds }}
+    union all
+    select p.class, e.cause_location_id, e.cause_index, p.cost_s * e.factor
+    from propagated as p
+    join {{ edges }} as e on p.location_id = e.location_id and p.point_index = e.point_index
 )
 {%- endmacro %}
