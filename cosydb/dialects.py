@@ -4,9 +4,10 @@ DuckDB's dialect, and ``translate`` renders them for Apache Spark.
 sqlglot translates the dialect (functions, types, NULL ordering, ...). What sqlglot passes
 through untranslated, cosydb rewrites on sqlglot's syntax tree first:
 
-- ``ASOF [LEFT] JOIN r ON <equalities> AND <left> OP r.key``: a join on the interval of keys
-  each right row answers (``lead``/``lag`` of the key within the equality columns), which
-  matches the same one row per left row;
+- ``ASOF [LEFT] JOIN r ON <equalities> AND <left> OP r.key``: two equi-joins, the left rows
+  to the right key they match (the keys of both sides sorted in one window), then to one
+  right row of that key; where the left key reads more than one table, a join on the
+  interval of keys each right row answers (``lead``/``lag`` of the key);
 - a scalar macro of ``sql/`` (``ticks_to_s(...)``): its body, inlined;
 - ``WITH x AS [NOT] MATERIALIZED``: the hint dropped;
 - ``UBIGINT``: ``DECIMAL(20,0)``, Spark's type for Parquet's unsigned 64-bit integers;
@@ -196,21 +197,15 @@ def _rewrite(node: exp.Expression, where, macros: dict) -> exp.Expression:
         return exp.Anonymous(this="xxhash64", expressions=node.expressions)
     if isinstance(node, exp.Select):
         _inline_named_windows(node)
-        for join in node.args.get("joins") or []:
-            if (join.args.get("method") or "").upper() == "ASOF":
+        for join in list(node.args.get("joins") or []):
+            if (join.args.get("method") or "").upper() == "ASOF" and not _asof_as_key_join(node, join, where):
                 _asof_as_interval_join(node, join, where)
     return node
 
 
-def _asof_as_interval_join(select: exp.Select, join: exp.Join, where) -> None:
-    """Rewrite ``join`` (ASOF) of ``select`` in place as a join on key intervals.
-
-    DuckDB's ASOF join matches each left row with the right row of equal ``equalities``
-    whose key is the nearest one the inequality admits (``left >= r.k``: the greatest
-    ``r.k`` at most ``left``). Each right row answers the left values between its key and
-    the next (``>=``, ``>``: ``lead``) or previous (``<=``, ``<``: ``lag``) key of its
-    group; of right rows with equal keys only the last in key order has a non-empty interval.
-    """
+def _asof_parts(join: exp.Join, where) -> tuple:
+    """An ASOF join's right alias, left key, right key, operator (left OP right) and
+    equalities (left expression, right expression)."""
     right = join.this
     alias = right.alias_or_name
     conjuncts = list(join.args["on"].flatten()) if isinstance(join.args["on"], exp.And) else [join.args["on"]]
@@ -229,15 +224,112 @@ def _asof_as_interval_join(select: exp.Select, join: exp.Join, where) -> None:
         left_key, right_key, op = inequality.expression, inequality.this, _FLIPPED[type(inequality)]
     else:
         raise CosyError(where, f"the ASOF inequality of {alias} must compare a column of {alias}")
-    groups = []
+    pairs = []
     for c in conjuncts:
         if isinstance(c, exp.EQ):
-            side = c.expression if on_right(c.expression) else c.this if on_right(c.this) else None
-            if side is None:
+            if on_right(c.expression):
+                pairs.append((c.this, c.expression))
+            elif on_right(c.this):
+                pairs.append((c.expression, c.this))
+            else:
                 raise CosyError(where, f"an ASOF equality must compare a column of {alias}")
-            groups.append(_unqualified(side))
         elif c is not inequality:
             raise CosyError(where, "an ASOF join's ON holds only equalities and one inequality")
+    return alias, left_key, right_key, op, pairs
+
+
+def _asof_as_key_join(select: exp.Select, join: exp.Join, where) -> bool:
+    """Rewrite ``join`` (ASOF) of ``select`` in place as two equi-joins, when its left key
+    and equalities read one table of the left side (else False: nothing rewritten).
+
+    The right key each left row matches depends only on its (equalities, key): the left
+    side's distinct (equalities, key) and the right side's (equalities, key), sorted in one
+    window per equalities, give it as the greatest right key so far (``>=``, ``>``) or the
+    least from there on (``<=``, ``<``); equal keys are ordered so that ``>=`` and ``<=``
+    match them and ``>`` and ``<`` do not. The left rows join that table on (equalities,
+    key), then the right rows on (equalities, matched key), one right row per key (as the
+    ASOF join, which matches one). Sorting instead of the interval join's pairs: the cost
+    grows as n log n in a group's rows, not n^2."""
+    alias, left_key, right_key, op, pairs = _asof_parts(join, where)
+    left_tables = {c.table for e in [left_key, *(left for left, _ in pairs)] for c in e.find_all(exp.Column)}
+    if len(left_tables) != 1 or "" in left_tables:
+        return False
+    (left_alias,) = left_tables
+    sources = [select.args["from_"].this, *(j.this for j in select.args.get("joins") or [] if j is not join)]
+    source = next(
+        (t for t in sources if t.alias_or_name == left_alias and isinstance(t, (exp.Table, exp.Subquery))), None
+    )
+    if source is None:
+        return False
+    prefix = f"cosydb_asof_{alias}"
+    groups = [f"{prefix}_e{i}" for i in range(len(pairs))]
+    key, matched = f"{prefix}_t", f"{prefix}_k"
+    left_first = op in (exp.GT, exp.LTE)  # at equal keys: the left row sorts before the right ones
+    if op in (exp.GTE, exp.GT):
+        nearest, frame = "max", "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
+    else:
+        nearest, frame = "min", "ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING"
+    lefts = ", ".join(
+        [*(f"{left.sql('duckdb')} AS {g}" for (left, _), g in zip(pairs, groups)), f"{left_key.sql('duckdb')} AS {key}"]
+    )
+    rights = ", ".join(
+        [*(f"{r.sql('duckdb')} AS {g}" for (_, r), g in zip(pairs, groups)), f"{right_key.sql('duckdb')} AS {key}"]
+    )
+    right_source = join.this.copy()
+    right_source.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
+    left_source = source.copy()
+    left_source.set("alias", exp.TableAlias(this=exp.to_identifier(left_alias)))
+    partition = f"PARTITION BY {', '.join(groups)} " if groups else ""
+    keys = sqlglot.parse_one(
+        f"""SELECT {", ".join(groups + [key])}, {nearest}(CASE WHEN side = 1 THEN {key} END) OVER (
+                {partition}ORDER BY {key}, side {"ASC" if left_first else "DESC"} {frame}) AS {matched}
+            FROM (SELECT DISTINCT {lefts}, 0 AS side FROM {left_source.sql("duckdb")}
+                  UNION ALL SELECT {rights}, 1 AS side FROM {right_source.sql("duckdb")}) AS keys
+            QUALIFY side = 0""",
+        read="duckdb",
+    )
+    one_per_key = ", ".join([*(r.sql("duckdb") for _, r in pairs), right_key.sql("duckdb")])
+    rows = sqlglot.parse_one(
+        f"""SELECT * EXCLUDE ({prefix}_n) FROM (
+                SELECT *, row_number() OVER (
+                    PARTITION BY {one_per_key} ORDER BY {right_key.sql("duckdb")}) AS {prefix}_n
+                FROM {right_source.sql("duckdb")}) AS {alias}
+            WHERE {prefix}_n = 1""",
+        read="duckdb",
+    )
+    side = join.args.get("side")
+    on_keys = exp.and_(
+        *(exp.EQ(this=exp.column(g, table=prefix), expression=left.copy()) for (left, _), g in zip(pairs, groups)),
+        exp.EQ(this=exp.column(key, table=prefix), expression=left_key.copy()),
+    )
+    on_rows = exp.and_(
+        *(exp.EQ(this=r.copy(), expression=exp.column(g, table=prefix)) for (_, r), g in zip(pairs, groups)),
+        exp.EQ(this=right_key.copy(), expression=exp.column(matched, table=prefix)),
+    )
+    joins = select.args["joins"]
+    position = joins.index(join)
+    joins[position : position + 1] = [
+        exp.Join(this=keys.subquery(prefix), side=side, on=on_keys),
+        exp.Join(this=rows.subquery(alias), side=side, on=on_rows),
+    ]
+    select.set("joins", joins)
+    for helper in [*groups, key, matched]:
+        _hide(select, prefix, helper)
+    return True
+
+
+def _asof_as_interval_join(select: exp.Select, join: exp.Join, where) -> None:
+    """Rewrite ``join`` (ASOF) of ``select`` in place as a join on key intervals.
+
+    DuckDB's ASOF join matches each left row with the right row of equal ``equalities``
+    whose key is the nearest one the inequality admits (``left >= r.k``: the greatest
+    ``r.k`` at most ``left``). Each right row answers the left values between its key and
+    the next (``>=``, ``>``: ``lead``) or previous (``<=``, ``<``: ``lag``) key of its
+    group; of right rows with equal keys only the last in key order has a non-empty interval.
+    """
+    right = join.this
+    alias, left_key, right_key, op, pairs = _asof_parts(join, where)
+    groups = [_unqualified(r) for _, r in pairs]
     key = _unqualified(right_key)
     following = op in (exp.GT, exp.GTE)
     helper = f"{_NEXT if following else _PREVIOUS}_{alias}"
