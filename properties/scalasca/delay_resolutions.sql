@@ -218,17 +218,7 @@ resolutions as (
 )
 
 select
-    w.location_id,
-    w.point_index,
-    w.class,
-    w.wait_s,
-    w.callpath_id,
-    w.delayer_location_id,
-    w.delayer_index,
-    w.delayer_from_index,
-    w.group_from_index,
-    w.waiter_from_index,
-    w.active_from_index,
+    w.*,
     coalesce(before_to.waits_to_s - before_from.waits_to_s, before_to.waits_to_s, 0) as delayer_waits_s
 from resolutions as w
 left join points as before_to
