@@ -37,7 +37,11 @@ diagnosis: Not a problem by itself; the input of the delay costs.
 with points as (
     select
         location_id, seq, point_index, kind, coll_class, wait_s, waits_to_s, callpath_id, call_enter_s,
-        target_location_id, target_seq, team_location_id, team_seq, barrier_index, comm_id, instance_index
+        target_location_id, target_seq, team_location_id, team_seq, barrier_index, comm_id, instance_index,
+        -- how many of the location's points up to this one waited (exact, unlike a sum of seconds)
+        sum(case when wait_s > 0 then 1 else 0 end) over (
+            partition by location_id order by point_index rows unbounded preceding
+        ) as waiting_points_to
     from {{ ref('sync_points') }}
 ),
 
@@ -219,7 +223,12 @@ resolutions as (
 
 select
     w.*,
-    coalesce(before_to.waits_to_s - before_from.waits_to_s, before_to.waits_to_s, 0) as delayer_waits_s
+    case
+        -- no wait in between: 0 exactly (a difference of two running sums of seconds can
+        -- leave a rounding residue, which would count as a wait)
+        when coalesce(before_to.waiting_points_to, 0) = coalesce(before_from.waiting_points_to, 0) then 0
+        else coalesce(before_to.waits_to_s - before_from.waits_to_s, before_to.waits_to_s, 0)
+    end as delayer_waits_s
 from resolutions as w
 left join points as before_to
     on w.delayer_location_id = before_to.location_id
