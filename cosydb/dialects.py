@@ -9,7 +9,8 @@ through untranslated, cosydb rewrites on sqlglot's syntax tree first:
   right row of that key; where the left key reads more than one table, a join on the
   interval of keys each right row answers (``lead``/``lag`` of the key);
 - a scalar macro of ``sql/`` (``ticks_to_s(...)``): its body, inlined;
-- ``WITH x AS [NOT] MATERIALIZED``: the hint dropped;
+- ``WITH x AS MATERIALIZED``: with ``statements``, x computed first, on its own (else, as
+  ``NOT MATERIALIZED``, the hint dropped);
 - ``UBIGINT``: ``DECIMAL(20,0)``, Spark's type for Parquet's unsigned 64-bit integers;
 - ``isfinite(x)``: neither NaN nor infinite;
 - ``hash(...)``: ``xxhash64(...)``, a 64-bit hash as DuckDB's (its values differ: a hash is an
@@ -23,7 +24,8 @@ through untranslated, cosydb rewrites on sqlglot's syntax tree first:
 - ``row_number() OVER ()``: numbered in ``monotonically_increasing_id()`` order (Spark
   numbers rows only in an order).
 
-A construct with no translation (``UNION ... BY NAME``) is an error naming the file.
+A construct with no translation (``UNION ... BY NAME``, a window frame ``EXCLUDE``, ...) is
+an error naming the file and the construct.
 """
 
 from __future__ import annotations
@@ -57,10 +59,7 @@ def translate(sql: str, engine: str, where, macros: dict | None = None) -> str:
     """``sql`` (DuckDB's dialect) for ``engine``; ``macros``: the scalar macros to inline."""
     if engine == "duckdb":
         return sql
-    try:
-        return _unmaterialized(rewritten(sql, where, macros)).sql(dialect=engine, unsupported_level=ErrorLevel.RAISE)
-    except SqlglotError as error:
-        raise CosyError(where, f"cannot be translated for {engine}: {' '.join(str(error).split())}") from None
+    return _generated(rewritten(sql, where, macros), engine, where)
 
 
 def statements(sql: str, engine: str, where, macros: dict | None = None, prefix: str = "cosydb") -> list:
@@ -71,33 +70,35 @@ def statements(sql: str, engine: str, where, macros: dict | None = None, prefix:
     does not reuse a cached plan inside a recursive CTE: each reference would recompute it.)"""
     if engine == "duckdb":
         return [(None, sql)]
-    try:
-        tree = rewritten(sql, where, macros)
-        steps = []
-        with_ = tree.args.get("with_")
-        hoisted = [c.alias for c in with_.expressions if c.args.get("materialized")] if with_ else []
-        for alias in hoisted:
-            with_ = tree.args["with_"]
-            ctes = with_.expressions
-            position = next(i for i, c in enumerate(ctes) if c.alias == alias)
-            alone = exp.select(exp.Star()).from_(alias)
-            definitions = [c.copy() for c in ctes[: position + 1]]
-            alone.set("with_", exp.With(expressions=definitions, recursive=with_.args.get("recursive")))
-            name = f"{prefix}__{alias}"
-            steps.append((name, _unmaterialized(alone).sql(dialect=engine, unsupported_level=ErrorLevel.RAISE)))
-            del ctes[position]
-            tree = _renamed(tree, alias, name)
-        if hoisted and not tree.args["with_"].expressions:
-            tree.set("with_", None)
-        return [*steps, (None, _unmaterialized(tree).sql(dialect=engine, unsupported_level=ErrorLevel.RAISE))]
-    except SqlglotError as error:
-        raise CosyError(where, f"cannot be translated for {engine}: {' '.join(str(error).split())}") from None
+    tree = rewritten(sql, where, macros)
+    steps = []
+    with_ = tree.args.get("with_")
+    hoisted = [c.alias for c in with_.expressions if c.args.get("materialized")] if with_ else []
+    for alias in hoisted:
+        with_ = tree.args["with_"]
+        ctes = with_.expressions
+        position = next(i for i, c in enumerate(ctes) if c.alias == alias)
+        alone = exp.select(exp.Star()).from_(alias)
+        definitions = [c.copy() for c in ctes[: position + 1]]
+        alone.set("with_", exp.With(expressions=definitions, recursive=with_.args.get("recursive")))
+        name = f"{prefix}__{alias}"
+        steps.append((name, _generated(alone, engine, where)))
+        del ctes[position]
+        tree = _renamed(tree, alias, name)
+    if hoisted and not tree.args["with_"].expressions:
+        tree.set("with_", None)
+    return [*steps, (None, _generated(tree, engine, where))]
 
 
-def _unmaterialized(tree: exp.Expression) -> exp.Expression:
+def _generated(tree: exp.Expression, engine: str, where) -> str:
+    """``tree`` in ``engine``'s dialect, CTE hints dropped; what sqlglot cannot render there
+    is an error naming ``where``."""
     for cte in tree.find_all(exp.CTE):
         cte.set("materialized", None)
-    return tree
+    try:
+        return tree.sql(dialect=engine, unsupported_level=ErrorLevel.RAISE)
+    except SqlglotError as error:
+        raise CosyError(where, f"cannot be translated for {engine}: {' '.join(str(error).split())}") from None
 
 
 def _renamed(tree: exp.Expression, old: str, new: str) -> exp.Expression:
@@ -114,8 +115,13 @@ def _renamed(tree: exp.Expression, old: str, new: str) -> exp.Expression:
 
 
 def rewritten(sql: str, where, macros: dict | None = None) -> exp.Expression:
-    """sqlglot's tree of ``sql`` (DuckDB's dialect) with cosydb's rewrites applied."""
-    return sqlglot.parse_one(sql, read="duckdb").transform(lambda node: _rewrite(node, where, macros or {}))
+    """sqlglot's tree of ``sql`` (DuckDB's dialect) with cosydb's rewrites applied; SQL
+    sqlglot cannot read is an error naming ``where``."""
+    try:
+        tree = sqlglot.parse_one(sql, read="duckdb")
+    except SqlglotError as error:
+        raise CosyError(where, f"cannot be translated: {' '.join(str(error).split())}") from None
+    return tree.transform(lambda node: _rewrite(node, where, macros or {}))
 
 
 def _rewrite(node: exp.Expression, where, macros: dict) -> exp.Expression:

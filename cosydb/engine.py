@@ -411,19 +411,24 @@ class Evaluation:
     def query(self, sql: str, params: dict | None = None) -> duckdb.DuckDBPyConnection:
         """Run ``sql`` with ``{{ ref('x') }}`` reading entry x's rows (it must be evaluated) or
         table or view x of this experiment; ``$p_experiment_id`` is bound."""
+        return self.con.execute(*self._prepared(sql, params))
+
+    def table(self, sql: str, params: dict | None = None) -> pa.Table:
+        """The rows of ``sql`` (``ref()`` as in ``query``), computed by the evaluation's engine."""
+        text, bound = self._prepared(sql, params)
+        return (self.tables_on or DuckDBTables(self.con)).arrow(
+            text, {k: v for k, v in bound.items() if f"${k}" in text}
+        )
+
+    def _prepared(self, sql: str, params: dict | None) -> tuple[str, dict]:
+        """``sql`` with its ``ref()`` calls resolved (entries read must be evaluated), and its
+        parameters with ``$p_experiment_id`` where it is used."""
         text, refs = _render_query(self.catalog, sql, "query")
         _require_evaluated(self.status, refs, "query")
         bound = dict(params or {})
         if "$p_experiment_id" in text:
             bound["p_experiment_id"] = self.experiment_id
-        return self.con.execute(text, bound)
-
-    def table(self, sql: str, params: dict | None = None) -> pa.Table:
-        """The rows of ``sql`` (``ref()`` as in ``query``), computed by the evaluation's engine."""
-        text, refs = _render_query(self.catalog, sql, "query")
-        _require_evaluated(self.status, refs, "query")
-        bound = {k: v for k, v in {**(params or {}), "p_experiment_id": self.experiment_id}.items() if f"${k}" in text}
-        return (self.tables_on or DuckDBTables(self.con)).arrow(text, bound)
+        return text, bound
 
     def rows(self, name: str) -> pa.Table:
         """Entry ``name``'s rows."""

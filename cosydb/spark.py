@@ -121,11 +121,11 @@ def derive(
     them); the views of ``sql/`` become Spark views. ``duck`` binds each table's SQL for the
     column types a DuckDB load writes: it is left with a view of every table and object of
     ``sql/`` over the experiment's files. Returns the seconds of each table."""
-    from . import dialects, sqlviews  # sqlglot is optional: imported only when Spark runs
+    from . import sqlviews
 
     register_experiments(spark, [(experiment_id, directory)], written)
     objects = sqlviews.ordered(sqlviews.load_objects(), written)
-    macros = dialects.scalar_macros({o.name: o.sql for o in objects if o.kind == "macro"})
+    macros = _scalar_macros()
     derived = tables.derived()
     seconds = {}
     for name in written:
@@ -199,11 +199,16 @@ class SparkTables:
 def evaluation_tables(spark, duck: duckdb.DuckDBPyConnection, experiments: list[tuple[int, Path]]) -> SparkTables:
     """``SparkTables`` over the stored tables of ``experiments`` ((experiment_id, directory));
     ``duck``: the database's DuckDB catalog."""
+    register_experiments(spark, experiments)
+    return SparkTables(spark, duck, _scalar_macros())
+
+
+def _scalar_macros() -> dict:
+    """The scalar macros of ``sql/``, which the translation inlines (``dialects.scalar_macros``)."""
     from . import dialects, sqlviews
 
-    register_experiments(spark, experiments)
-    sources = {o.name: o.sql for o in sqlviews.load_objects().values() if o.kind == "macro"}
-    return SparkTables(spark, duck, dialects.scalar_macros(sources))
+    objects = sqlviews.ordered(sqlviews.load_objects(), database.base_tables())  # rendered
+    return dialects.scalar_macros({o.name: o.sql for o in objects if o.kind == "macro"})
 
 
 def _cast(frame, columns: dict[str, str]):
