@@ -12,6 +12,7 @@ through untranslated, cosydb rewrites on sqlglot's syntax tree first:
 - ``WITH x AS MATERIALIZED``: with ``statements``, x computed first, on its own (else, as
   ``NOT MATERIALIZED``, the hint dropped);
 - ``UBIGINT``: ``DECIMAL(20,0)``, Spark's type for Parquet's unsigned 64-bit integers;
+- ``a / b``: IEEE 754's quotient for a zero divisor (+-inf, NaN), as DuckDB; Spark's is NULL;
 - ``isfinite(x)``: neither NaN nor infinite;
 - ``hash(...)``: ``xxhash64(...)``, a 64-bit hash as DuckDB's (its values differ: a hash is an
   identity within one database, never compared across engines);
@@ -121,7 +122,22 @@ def rewritten(sql: str, where, macros: dict | None = None) -> exp.Expression:
         tree = sqlglot.parse_one(sql, read="duckdb")
     except SqlglotError as error:
         raise CosyError(where, f"cannot be translated: {' '.join(str(error).split())}") from None
-    return tree.transform(lambda node: _rewrite(node, where, macros or {}))
+    return _ieee_divisions(tree.transform(lambda node: _rewrite(node, where, macros or {})))
+
+
+def _ieee_divisions(tree: exp.Expression) -> exp.Expression:
+    """``tree`` with each ``a / b`` divided as DuckDB divides, by IEEE 754 (``x / 0`` is
+    +-inf, ``0 / 0`` NaN), where Spark gives NULL: ``CASE WHEN b = 0 THEN a * inf ELSE a / b
+    END`` (a zero divisor's sign is not kept: ``1 / -0.0`` is +inf)."""
+    infinity = exp.cast(exp.Literal.string("Infinity"), "DOUBLE")
+    for node in reversed(list(tree.find_all(exp.Div, bfs=False))):  # inner divisions first
+        zero = exp.EQ(this=node.expression.copy(), expression=exp.Literal.number(0))
+        ieee = exp.Mul(this=exp.cast(node.this.copy(), "DOUBLE"), expression=infinity.copy())
+        replacement = exp.Paren(this=exp.Case(ifs=[exp.If(this=zero, true=ieee)], default=node.copy()))
+        if node is tree:
+            return replacement
+        node.replace(replacement)
+    return tree
 
 
 def _rewrite(node: exp.Expression, where, macros: dict) -> exp.Expression:

@@ -2,6 +2,7 @@
 translate keep DuckDB's results, every model and property translates or fails in one line
 naming its file, and the models computed by Spark equal DuckDB's on a real trace."""
 
+import math
 import random
 import re
 import shutil
@@ -10,7 +11,7 @@ from pathlib import Path
 import duckdb
 import pytest
 import sqlglot
-from conftest import real_trace
+from conftest import SCALASCA_TRACES, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, dialects, engine, spark, sqlviews, tables, templating
@@ -260,13 +261,30 @@ def test_models_on_spark_equal_duckdb(spark_session, tmp_path):
     assert empty <= EMPTY_ON_HYBRID, empty
 
 
-def test_load_and_report_on_spark_equal_duckdb(spark_session, real_db, tmp_path):
+def test_division_by_zero_on_spark_is_duckdbs(spark_session):
+    """DuckDB divides by IEEE 754 (x / 0 is +-inf, 0 / 0 NaN), Spark gives NULL: the
+    translation keeps DuckDB's quotients (the Scalasca imbalance factors are NaN for a
+    location with nothing to spread over, and so no value)."""
+    rows = "(1, 0), (-2.5, 0), (0, 0), (null, 0), (1, null), (6, 3), (1, 4)"
+    sql = f"select a, b, a / (b / 2) as q from (select a::double as a, b::double as b from (values {rows}) as t(a, b))"
+    by_hand = {(-2.5, 0): -math.inf, (0, 0): math.nan, (1, 0): math.inf, (1, 4): 0.5, (6, 3): 4.0}
+    by_hand |= {(None, 0): None, (1, None): None}
+
+    def quotients(rows):
+        return {(a, b): "NaN" if q is not None and math.isnan(q) else q for a, b, q in rows}
+
+    expected = quotients((a, b, q) for (a, b), q in by_hand.items())
+    assert quotients(duckdb.sql(sql).fetchall()) == expected
+    assert quotients(spark_session.sql(dialects.translate(sql, "spark", "test")).collect()) == expected
+
+
+@pytest.mark.parametrize("trace", SCALASCA_TRACES)
+def test_load_and_report_on_spark_equal_duckdb(spark_session, real_db, tmp_path, trace):
     """``cosydb load --engine spark``: the readers run as Spark tasks and Spark SQL derives the
     model; ``cosydb report --engine spark``: Spark SQL evaluates the catalog. Every stored
-    table has the rows of a DuckDB load and report."""
+    table (the model and the report) has the rows of a DuckDB load and report."""
     from cosydb.report import run
 
-    trace = "scorep-late_sender"
     theirs = real_db(trace)
     ours = tmp_path / "spark.cosydb"
     load(real_trace(trace), ours, engine="spark", spark_master="local[2]")
