@@ -1,6 +1,6 @@
 """cosydb's SQL on Apache Spark (cosydb.dialects): the rewrites of what sqlglot does not
 translate keep DuckDB's results, every model and property translates or fails in one line
-naming its file, and the models computed by Spark equal DuckDB's on a real trace."""
+naming its file, and a Spark load and report equal DuckDB's on the shared traces with Scalasca's numbers."""
 
 import math
 import random
