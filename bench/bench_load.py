@@ -144,10 +144,11 @@ def _tree_rss_bytes(pid: int) -> int:
     return total
 
 
-def _child(*args) -> dict:
-    """Run one step in a fresh process; adds the peak RSS of its whole process tree (sampled)."""
+def _child(*args, script: str = __file__) -> dict:
+    """Run one step of ``script`` (``script --child step args``) in a fresh process; adds the
+    peak RSS of its whole process tree (sampled)."""
     with subprocess.Popen(
-        [sys.executable, __file__, "--child", *args], text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        [sys.executable, script, "--child", *args], text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     ) as proc:
         peak = 0
         while proc.poll() is None:

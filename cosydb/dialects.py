@@ -122,7 +122,7 @@ def rewritten(sql: str, where, macros: dict | None = None) -> exp.Expression:
         tree = sqlglot.parse_one(sql, read="duckdb")
     except SqlglotError as error:
         raise CosyError(where, f"cannot be translated: {' '.join(str(error).split())}") from None
-    return _ieee_divisions(tree.transform(lambda node: _rewrite(node, where, macros or {})))
+    return _growing_frames(_ieee_divisions(tree.transform(lambda node: _rewrite(node, where, macros or {}))))
 
 
 def _ieee_divisions(tree: exp.Expression) -> exp.Expression:
@@ -137,6 +137,39 @@ def _ieee_divisions(tree: exp.Expression) -> exp.Expression:
         if node is tree:
             return replacement
         node.replace(replacement)
+    return tree
+
+
+#: Aggregates whose value over a window frame does not depend on the order of its rows.
+_ORDER_FREE_AGGREGATES = (exp.Min, exp.Max, exp.Sum, exp.Count, exp.Avg, exp.LogicalAnd, exp.LogicalOr, exp.CountIf)
+
+
+def _growing_frames(tree: exp.Expression) -> exp.Expression:
+    """``tree`` with each order-free aggregate over a frame that ends at UNBOUNDED FOLLOWING
+    (``min(x) OVER (ORDER BY k ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)``) over
+    the mirrored frame in the reverse order (``ORDER BY k DESC NULLS FIRST ROWS BETWEEN
+    UNBOUNDED PRECEDING AND CURRENT ROW``): the same rows, but Spark computes a frame
+    that shrinks with each row again for every row (n^2 in a partition's rows), one that
+    grows in one pass."""
+    mirrored = {"following": "preceding", "preceding": "following", None: None}
+    for window in tree.find_all(exp.Window):
+        spec, order = window.args.get("spec"), window.args.get("order")
+        if (
+            spec is None
+            or order is None
+            or (spec.args.get("end"), spec.args.get("end_side")) != ("UNBOUNDED", "following")
+            or spec.args.get("start") == "UNBOUNDED"  # the whole partition: computed once
+            or not isinstance(window.this, _ORDER_FREE_AGGREGATES)
+        ):
+            continue
+        for ordered in order.expressions:
+            ordered.set("desc", not ordered.args.get("desc"))
+            ordered.set("nulls_first", not ordered.args.get("nulls_first"))
+        start, side = spec.args.get("start"), spec.args.get("start_side")
+        spec.set("start", "UNBOUNDED")
+        spec.set("start_side", "preceding")
+        spec.set("end", start)
+        spec.set("end_side", mirrored[side])
     return tree
 
 

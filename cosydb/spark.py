@@ -31,6 +31,9 @@ SETTINGS = {
     "spark.ui.showConsoleProgress": "false",
 }
 
+#: The driver's log4j2 configuration: errors only (Spark's default also logs INFO and WARN lines).
+LOG_CONFIG = Path(__file__).with_name("spark-log4j2.properties")
+
 
 def check_engine(engine: str) -> str:
     if engine not in ENGINES:
@@ -46,7 +49,8 @@ def session(master: str = "local[2]", settings: dict | None = None):
     except ImportError:
         raise CosyError("--engine spark", "needs pyspark: pip install 'cosydb[spark]'") from None
     builder = SparkSession.builder.master(master).appName("cosydb")
-    for key, value in {**SETTINGS, **(settings or {})}.items():
+    logging_option = {"spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"}
+    for key, value in {**SETTINGS, **logging_option, **(settings or {})}.items():
         builder = builder.config(key, value)
     try:
         spark = builder.getOrCreate()
@@ -98,6 +102,7 @@ def job_runner(spark):
     """A ``runner(function, jobs, died)`` for the trace readers: each job a Spark task."""
 
     def run(function, jobs, died):
+        spark.sparkContext.setJobDescription("cosydb decode")
         try:
             results = spark.sparkContext.parallelize([(function, j) for j in jobs], len(jobs)).map(_task).collect()
         except Exception as error:  # a task that Spark gave up on (its executor lost, ...)
@@ -137,6 +142,7 @@ def derive(
         if obj.kind == "macro":  # scalar ones are inlined; table macros are helpers of the DuckDB shell
             continue
         say(f"deriving {obj.name} on Spark")
+        spark.sparkContext.setJobDescription(f"cosydb derive {obj.name}")
         started = time.perf_counter()
         try:
             frame = query(spark, obj.sql, where, macros, obj.name)
@@ -170,6 +176,7 @@ class SparkTables:
         columns = self._bound(sql, params, where)
         definition = ", ".join(f'"{c}" {t}' for c, t in columns.items())
         self.duck.execute(f"CREATE OR REPLACE TEMP TABLE {name} ({definition})")
+        self.spark.sparkContext.setJobDescription(f"cosydb report {name}")
         try:
             kept(_cast(query(self.spark, engine_sql or sql, where, self.macros, name, params), columns), name)
         except Exception as error:

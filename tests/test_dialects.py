@@ -2,10 +2,17 @@
 translate keep DuckDB's results, every model and property translates or fails in one line
 naming its file, and a Spark load and report equal DuckDB's on the shared traces with Scalasca's numbers."""
 
+import json
 import math
+import os
 import random
 import re
 import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import duckdb
@@ -119,6 +126,12 @@ def test_every_model_and_property_translates():
         tree = sqlglot.parse_one(translated, read="spark")
         assert not any(j.args.get("method") for j in tree.find_all(sqlglot.exp.Join)), where
         assert not any(c.args.get("materialized") is not None for c in tree.find_all(sqlglot.exp.CTE)), where
+        # no frame that Spark computes again for every row (test_frame_to_unbounded_following...)
+        assert not any(
+            w.args["spec"].args.get("end_side") == "following" and w.args["spec"].args.get("end") == "UNBOUNDED"
+            for w in tree.find_all(sqlglot.exp.Window)
+            if w.args.get("spec") and w.args["spec"].args.get("start") != "UNBOUNDED"
+        ), where
     assert len(entries) > 150
 
 
@@ -278,6 +291,46 @@ def test_division_by_zero_on_spark_is_duckdbs(spark_session):
     assert quotients(spark_session.sql(dialects.translate(sql, "spark", "test")).collect()) == expected
 
 
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "rows between current row and unbounded following",
+        "rows between 2 preceding and unbounded following",
+        "rows between 1 following and unbounded following",
+        "range between current row and unbounded following",
+        "range between 3 following and unbounded following",
+        "range between 2 preceding and unbounded following",
+    ],
+)
+def test_frame_to_unbounded_following_on_spark_is_duckdbs(spark_session, frame):
+    """A frame that ends at UNBOUNDED FOLLOWING, which Spark computes again for every row
+    (n^2 in a partition), is translated as the mirrored frame in the reverse order: the
+    same aggregates as DuckDB's over keys with NULLs (and ties, where RANGE makes them
+    deterministic), descending keys too."""
+    generator = random.Random(frame)
+    rows = []
+    for p in range(3):
+        keys = (
+            generator.sample(range(40), 25)
+            if frame.startswith("rows")
+            else [generator.randrange(12) for _ in range(25)]
+        )
+        keys[generator.randrange(25)] = None
+        rows += [(len(rows) + n, p, k, generator.choice([None, *range(-5, 30)])) for n, k in enumerate(keys)]
+    listed = ", ".join(f"({i}, {p}, {'null' if k is None else k}, {'null' if v is None else v})" for i, p, k, v in rows)
+    aggregates = ", ".join(
+        f"{f}(v) over (partition by p order by k {direction} {frame}) as {f}_{direction}"
+        for f in ("min", "max", "sum", "count", "bool_or")
+        for direction in ("asc", "desc")
+    ).replace("bool_or(v)", "bool_or(v > 20)")
+    sql = f"select i, {aggregates} from (values {listed}) as t(i, p, k, v) order by i"
+    translated = dialects.translate(sql, "spark", "test")
+    assert "UNBOUNDED FOLLOWING" not in translated.upper()
+    expected = duckdb.sql(sql).fetchall()
+    assert len({row[1:] for row in expected}) > 10  # frames that differ row to row
+    assert [tuple(r) for r in spark_session.sql(translated).collect()] == expected
+
+
 @pytest.mark.parametrize("trace", SCALASCA_TRACES)
 def test_load_and_report_on_spark_equal_duckdb(spark_session, real_db, tmp_path, trace):
     """``cosydb load --engine spark``: the readers run as Spark tasks and Spark SQL derives the
@@ -290,6 +343,11 @@ def test_load_and_report_on_spark_equal_duckdb(spark_session, real_db, tmp_path,
     load(real_trace(trace), ours, engine="spark", spark_master="local[2]")
     run(ours, threshold=0, engine_name="spark", spark_master="local[2]")
     run(theirs, threshold=0)
+    _assert_stored_tables_equal(ours, theirs)
+
+
+def _assert_stored_tables_equal(ours: Path, theirs: Path) -> None:
+    """Every stored table of database ``ours`` has the rows of ``theirs``."""
     con = duckdb.connect()
     dirs = [database.experiment_dirs(Path(db))[0] for db in (ours, theirs)]
     compared = 0
@@ -305,6 +363,130 @@ def test_load_and_report_on_spark_equal_duckdb(spark_session, real_db, tmp_path,
         assert _differing_rows(con, ours_rel, theirs_rel, columns, doubles) == 0, name
         compared += 1
     assert compared >= 40
+
+
+@pytest.fixture(scope="module")
+def standalone_cluster(tmp_path_factory):
+    """A Spark standalone cluster on this machine: a master and one worker (2 cores, 2 GiB),
+    each its own JVM started by pyspark's ``spark-class``, so that executors run apart from
+    the driver as on a cluster. Yields the master's URL and the worker's directory (one
+    directory per application that ran executors on it)."""
+    if shutil.which("java") is None:
+        pytest.skip("Spark needs Java 17 (Debian openjdk-17-jre-headless): not installed")
+    pyspark = pytest.importorskip("pyspark", reason="pyspark is not installed (pip install 'cosydb[spark]')")
+    spark_class = Path(pyspark.__file__).parent / "bin" / "spark-class"
+    scratch = tmp_path_factory.mktemp("cluster")
+    port, ui_port, worker_ui_port = (_free_port() for _ in range(3))
+    url = f"spark://127.0.0.1:{port}"
+    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1"}
+    logs = {name: open(scratch / f"{name}.log", "w") for name in ("master", "worker")}
+    started = [
+        subprocess.Popen(
+            [
+                spark_class,
+                "org.apache.spark.deploy.master.Master",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--webui-port",
+                str(ui_port),
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=logs["master"],
+        )
+    ]
+    try:
+        _wait_for(lambda: _master_state(ui_port) is not None, "the master", scratch / "master.log")
+        started.append(
+            subprocess.Popen(
+                [
+                    spark_class,
+                    "org.apache.spark.deploy.worker.Worker",
+                    "--cores",
+                    "2",
+                    "--memory",
+                    "2g",
+                    "--work-dir",
+                    str(scratch / "work"),
+                    "--webui-port",
+                    str(worker_ui_port),
+                    url,
+                ],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=logs["worker"],
+            )
+        )
+        _wait_for(
+            lambda: (_master_state(ui_port) or {}).get("aliveworkers", 0) == 1, "the worker", scratch / "worker.log"
+        )
+        yield url, scratch / "work"
+    finally:
+        for process in reversed(started):
+            process.terminate()
+            process.wait(timeout=60)
+        for log in logs.values():
+            log.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _master_state(ui_port: int) -> dict | None:
+    """The standalone master's state (its web UI's JSON), or None while it does not answer."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{ui_port}/json/", timeout=5) as answer:
+            return json.load(answer)
+    except OSError:
+        return None
+
+
+def _wait_for(ready, what: str, log: Path, seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while not ready():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} of the standalone cluster did not start: {log.read_text()[-2000:]}")
+        time.sleep(1)
+
+
+def test_cli_load_and_report_on_a_standalone_cluster_equal_duckdb(standalone_cluster, real_db, tmp_path):
+    """The README's cluster commands, ``cosydb load/report --engine spark --spark-master
+    spark://...``, on a standalone cluster whose executors are JVMs of their own (the
+    readers' Python tasks run in the executors' Python workers): every stored table has the
+    rows of a DuckDB load and report."""
+    from cosydb.report import run
+
+    master, worker_dir = standalone_cluster
+    theirs = real_db("scorep-late_sender")
+    ours = tmp_path / "cluster.cosydb"
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "SPARK_LOCAL_IP": "127.0.0.1"}
+    for command in (
+        ["load", str(real_trace("scorep-late_sender")), "--db", str(ours)],
+        ["report", str(ours), "--threshold", "0"],
+    ):
+        done = subprocess.run(
+            [
+                str(Path(sys.executable).with_name("cosydb")),
+                *command,
+                "--engine",
+                "spark",
+                "--spark-master",
+                master,
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+    assert len(list(worker_dir.glob("app-*"))) == 2  # the load's and the report's executors ran on the worker
+    run(theirs, threshold=0)
+    _assert_stored_tables_equal(ours, theirs)
 
 
 def test_unknown_engine_is_a_one_line_error(tmp_path):
