@@ -145,6 +145,8 @@ def bench_trace(anchor: Path, workdir: Path, master: str) -> dict:
 
     load_jobs = job_metrics(spark["event_log"] / "load")
     report_jobs = job_metrics(spark["event_log"] / "report")
+    in_jobs = sum(v["wall_s"] for v in [*load_jobs.values(), *report_jobs.values()])
+    print(f"driver         : {spark_total - in_jobs:.2f} s of the load and report outside Spark's jobs")
     decode = load_jobs.get("cosydb decode")
     if decode:
         spread = sorted(decode["task_seconds"])
@@ -181,6 +183,36 @@ def bench_trace(anchor: Path, workdir: Path, master: str) -> dict:
         spark_report_s=spark["report"]["seconds"],
         spark_rate=events / spark["load"]["seconds"],
         shuffle_per_event=shuffled / events,
+        decode_rate=events / decode["task_s"] if decode else None,
+        task_s=sum(v["task_s"] for v in [*derive.values(), *entries.values()]),
+        shuffled=shuffled + sum(v["shuffle_bytes"] for v in entries.values()),
+        jobs=len(derive) + len(entries),
+        job_wall_median=sorted(v["wall_s"] for v in entries.values())[len(entries) // 2] if entries else 0.0,
+        driver_s=spark_total - in_jobs,
+    )
+
+
+def estimate(row: dict, events: float, nodes: int, cores_per_node: int, network_gb_s: float) -> None:
+    """A cluster's time for ``events`` from ``row``'s measured costs: decode tasks at their
+    measured events per task second, the derive's and report's task seconds per event
+    spread over every core, their shuffled bytes per event over the nodes' network (an
+    all-to-all exchange), and each model's and entry's job latency (the median entry's
+    wall seconds, most entries reading small tables) once, and the driver's own seconds
+    outside Spark's jobs (translating the SQL, binding its types in DuckDB, the JVM's
+    start) as measured: they grow with the catalog, not with the trace."""
+    cores = nodes * cores_per_node
+    parts = {
+        "decode": events / (row["decode_rate"] * cores) if row["decode_rate"] else 0.0,
+        "derive + report tasks": events * row["task_s"] / row["events"] / cores,
+        "shuffle": events * row["shuffled"] / row["events"] / (nodes * network_gb_s * 1e9),
+        "job latency": row["jobs"] * row["job_wall_median"],
+        "driver": row["driver_s"],
+    }
+    print(
+        f"\nestimate from {row['trace']} for {events:.0e} events on {nodes} nodes x {cores_per_node} cores, "
+        f"{network_gb_s} GB/s network per node: "
+        + ", ".join(f"{k} {v:,.0f} s" for k, v in parts.items())
+        + f"; in all {sum(parts.values()) / 60:,.1f} min"
     )
 
 
@@ -195,6 +227,14 @@ def main() -> None:
     parser.add_argument("--real", type=Path, nargs="*", default=[], help="real traces (as bench_load.py)")
     parser.add_argument("--master", default="local[2]", help="the Spark master (default local[2])")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/cosydb-bench"))
+    parser.add_argument(
+        "--estimate",
+        nargs=4,
+        type=float,
+        default=[1e10, 100, 32, 1.25],
+        metavar=("EVENTS", "NODES", "CORES_PER_NODE", "NETWORK_GB_S"),
+        help="the cluster to estimate a load + report for (default 1e10 events, 100 nodes x 32 cores, 1.25 GB/s)",
+    )
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     anchors = [synthetic(args.workdir, events, args.ranks) for events in args.events]
@@ -212,6 +252,8 @@ def main() -> None:
             f"{r['spark_report_s']:9.2f} {r['spark_rate']:14,.0f} "
             f"{(r['spark_load_s'] + r['spark_report_s']) / r['duck_s']:12.1f} {r['shuffle_per_event']:15.1f}"
         )
+    events, nodes, cores, network = args.estimate
+    estimate(max(rows, key=lambda r: r["events"]), events, int(nodes), int(cores), network)
 
 
 if __name__ == "__main__":

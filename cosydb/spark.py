@@ -109,6 +109,8 @@ def job_runner(spark):
             if type(error).__module__.startswith(("pyspark", "py4j")):
                 raise died(jobs[0], f"Spark: {_first_line(error)}") from None
             raise
+        finally:
+            spark.sparkContext.setJobDescription(None)
         for job, (status, value) in zip(jobs, results):
             if status == "error":
                 where, problem = value

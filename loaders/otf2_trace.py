@@ -7,6 +7,7 @@ read once in the calling process.
 
 from __future__ import annotations
 
+import heapq
 import os
 import time
 from pathlib import Path
@@ -100,13 +101,15 @@ def _reason(error: Exception) -> str:
 
 
 def _partition(sizes: dict[int, int], parts: int) -> list[list[int]]:
-    """Split locations into ``parts`` lists of similar total event count, each in id order."""
+    """Split locations into ``parts`` lists of similar total event count, each in id order:
+    the largest location first into the least loaded list (the first of equal ones), a
+    heap of the lists' loads (10^5 locations into 10^3 lists on a cluster)."""
     bins: list[list[int]] = [[] for _ in range(parts)]
-    load = [0] * parts
+    loads = [(0, k) for k in range(parts)]
     for location_id, size in sorted(sizes.items(), key=lambda kv: -kv[1]):
-        k = load.index(min(load))
+        load, k = heapq.heappop(loads)
         bins[k].append(location_id)
-        load[k] += size
+        heapq.heappush(loads, (load + size, k))
     return [sorted(b) for b in bins if b]
 
 
