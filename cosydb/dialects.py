@@ -151,26 +151,35 @@ def _growing_frames(tree: exp.Expression) -> exp.Expression:
     UNBOUNDED PRECEDING AND CURRENT ROW``): the same rows, but Spark computes a frame
     that shrinks with each row again for every row (n^2 in a partition's rows), one that
     grows in one pass."""
-    mirrored = {"following": "preceding", "preceding": "following", None: None}
+    mirrored = {"following": "preceding", "preceding": "following", "": None}
     for window in tree.find_all(exp.Window):
         spec, order = window.args.get("spec"), window.args.get("order")
         if (
             spec is None
             or order is None
-            or (spec.args.get("end"), spec.args.get("end_side")) != ("UNBOUNDED", "following")
-            or spec.args.get("start") == "UNBOUNDED"  # the whole partition: computed once
+            or not _to_unbounded_following(spec)
             or not isinstance(window.this, _ORDER_FREE_AGGREGATES)
         ):
             continue
         for ordered in order.expressions:
             ordered.set("desc", not ordered.args.get("desc"))
             ordered.set("nulls_first", not ordered.args.get("nulls_first"))
-        start, side = spec.args.get("start"), spec.args.get("start_side")
+        start, side = spec.args.get("start"), str(spec.args.get("start_side") or "").lower()
         spec.set("start", "UNBOUNDED")
         spec.set("start_side", "preceding")
         spec.set("end", start)
         spec.set("end_side", mirrored[side])
     return tree
+
+
+def _to_unbounded_following(spec: exp.WindowSpec) -> bool:
+    """Whether the frame ``spec`` ends at UNBOUNDED FOLLOWING and starts after UNBOUNDED
+    PRECEDING (sqlglot keeps the keywords' case as written)."""
+
+    def word(key: str) -> str:
+        return str(spec.args.get(key) or "").upper()
+
+    return (word("end"), word("end_side")) == ("UNBOUNDED", "FOLLOWING") and word("start") != "UNBOUNDED"
 
 
 def _rewrite(node: exp.Expression, where, macros: dict) -> exp.Expression:

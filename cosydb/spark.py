@@ -6,6 +6,7 @@ experiment's Parquet files as Spark views, on which the Spark SQL of ``sql/``
 from __future__ import annotations
 
 import logging
+import os
 import re
 import time
 from pathlib import Path
@@ -35,6 +36,12 @@ SETTINGS = {
 LOG_CONFIG = Path(__file__).with_name("spark-log4j2.properties")
 
 
+def local_memory_mib() -> int:
+    """The heap of a local-mode Spark (the driver's JVM, which runs the tasks too): half of
+    this machine's memory (``SPARK_DRIVER_MEMORY`` overrides)."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**21
+
+
 def check_engine(engine: str) -> str:
     if engine not in ENGINES:
         raise CosyError("--engine", f"'{engine}' is not one of {', '.join(ENGINES)}")
@@ -49,8 +56,11 @@ def session(master: str = "local[2]", settings: dict | None = None):
     except ImportError:
         raise CosyError("--engine spark", "needs pyspark: pip install 'cosydb[spark]'") from None
     builder = SparkSession.builder.master(master).appName("cosydb")
-    logging_option = {"spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"}
-    for key, value in {**SETTINGS, **logging_option, **(settings or {})}.items():
+    options = {"spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"}
+    if master.startswith("local") and not os.environ.get("SPARK_DRIVER_MEMORY"):
+        # local mode computes in the driver's JVM: Spark's default heap of 1 GiB fails at about 10M events
+        options["spark.driver.memory"] = f"{local_memory_mib()}m"
+    for key, value in {**SETTINGS, **options, **(settings or {})}.items():
         builder = builder.config(key, value)
     try:
         spark = builder.getOrCreate()
@@ -107,7 +117,7 @@ def job_runner(spark):
             results = spark.sparkContext.parallelize([(function, j) for j in jobs], len(jobs)).map(_task).collect()
         except Exception as error:  # a task that Spark gave up on (its executor lost, ...)
             if type(error).__module__.startswith(("pyspark", "py4j")):
-                raise died(jobs[0], f"Spark: {_first_line(error)}") from None
+                raise died(jobs[0], f"Spark: {_root_cause(error)}") from None
             raise
         finally:
             spark.sparkContext.setJobDescription(None)
@@ -228,8 +238,26 @@ def _cast(frame, columns: dict[str, str]):
 def _failed(error: Exception, where) -> Exception:
     """A Spark error as cosydb's one line naming ``where``; any other error as it is."""
     if type(error).__module__.startswith(("pyspark", "py4j")):
-        return CosyError(where, f"Spark failed: {_first_line(error)}")
+        return CosyError(where, f"Spark failed: {_root_cause(error)}")
     return error
+
+
+def _root_cause(error: Exception) -> str:
+    """The innermost Java exception of a JVM error (a failed task's own error, not the
+    "An error occurred while calling o256.parquet" around it), else the first line; the
+    remedy for a JVM out of memory."""
+    cause = getattr(error, "java_exception", None)
+    if cause is None:
+        return _first_line(error)
+    try:
+        while cause.getCause() is not None:
+            cause = cause.getCause()
+        text = f"{cause.getClass().getName()}: {cause.getMessage() or ''}".strip().rstrip(":")
+    except Exception:  # noqa: BLE001 - the JVM is gone (it ran out of memory, ...): what py4j said
+        return _first_line(error)
+    if "OutOfMemoryError" in text:
+        text += " (give Spark more memory: SPARK_DRIVER_MEMORY=16g in local mode, else spark.executor.memory)"
+    return _first_line(Exception(text))
 
 
 def query(spark, sql: str, where, macros: dict, prefix: str, args: dict | None = None):
