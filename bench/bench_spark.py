@@ -10,9 +10,9 @@ events/s and peak RSS of each, the ratio Spark / DuckDB, and from the event log 
 executors' own task metrics, per cosydb job: ``cosydb decode``, ``cosydb derive <table>``,
 ``cosydb report <entry>``): the decode tasks' seconds (one task per location partition),
 each model's wall seconds and task seconds, and the bytes every model shuffled (in all
-and per event: the cross-location models, messages and collective instances, are the ones
-whose shuffle grows with the trace). docs/scale-out.md builds its cluster estimate from
-these numbers.
+and per event: the per-location models re-partition the events by location, the
+cross-location ones, messages and collective instances, join across locations), and a
+cluster estimate from these numbers (docs/scale-out.md).
 """
 
 from __future__ import annotations
