@@ -116,7 +116,10 @@ def schema_markdown() -> str:
         "are seconds (points in time: seconds since `experiments.global_offset`). A trace and a profile "
         "of one run fill the same definition tables, `callpaths`, `callpath_profile`, `mpi_summary` and "
         "`counter_summary`; a profile has no events. The same descriptions are in the database: "
-        "`SELECT table_name, column_name, comment FROM duckdb_columns()` in `cosydb shell`.",
+        "`SELECT table_name, column_name, comment FROM duckdb_columns()` in `cosydb shell`. "
+        "Times over a trace's instances are summed in ticks and divided once (`callpath_profile`), so "
+        "a load gives the same tables to the last bit whatever the threads; the report adds seconds "
+        "in parallel, so two reports can differ in the last bits of a value (about 1e-15 relative).",
         "",
         "## Stored tables",
         "",

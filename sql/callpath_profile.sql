@@ -9,16 +9,42 @@
 -- bytes_received of the call path's nodes (a metric with sub-metrics counts
 -- them too, as Cube shows it); a profile does not count messages (NULL).
 {{ config(materialized='table') }}
-with recursive trace_time as (
+with recursive instance_ticks as (
     select
         experiment_id,
         callpath_id,
         location_id,
         count(*) as executions,
-        sum(incl_s) as incl_s,
-        sum(excl_s) as excl_s
+        sum(leave_time::bigint - enter_time::bigint) as incl_ticks,
+        -- the instances that have a caller: their time is their caller's callee time
+        coalesce(sum(leave_time::bigint - enter_time::bigint) filter (where caller_seq is not null), 0)
+            as called_ticks
     from {{ ref('region_instances') }}
     group by all
+),
+
+-- a called instance's caller runs the parent call path on the same location
+callee_ticks as (
+    select t.experiment_id, c.parent_id as callpath_id, t.location_id, sum(t.called_ticks) as ticks
+    from instance_ticks as t
+    join {{ ref('callpaths') }} as c using (experiment_id, callpath_id)
+    where c.parent_id is not null
+    group by all
+),
+
+-- times summed in ticks, not seconds: exact, and the same in every run (a
+-- parallel sum of doubles varies in its last bits with the order of the rows)
+trace_time as (
+    select
+        t.experiment_id,
+        t.callpath_id,
+        t.location_id,
+        t.executions,
+        t.incl_ticks / x.timer_resolution as incl_s,
+        (t.incl_ticks - coalesce(c.ticks, 0)) / x.timer_resolution as excl_s
+    from instance_ticks as t
+    join {{ ref('experiments') }} as x using (experiment_id)
+    left join callee_ticks as c using (experiment_id, callpath_id, location_id)
 ),
 
 p2p_sent as (

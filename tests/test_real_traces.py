@@ -44,3 +44,35 @@ def test_hardware_counters_are_summarised(loaded):
         GROUP BY ALL""",
     )
     assert check and all(r["incl"] == pytest.approx(r["subtree"]) for r in check)
+
+
+@pytest.mark.parametrize("name", ["minife-8-small", "lulesh_hyb-8x2-small"])
+def test_profile_times_are_exact_tick_sums(loaded, name):
+    """callpath_profile's incl_s / excl_s are the call path's tick sums divided once by
+    the resolution, equal to the last bit: a sum of per-instance seconds varies in its
+    last bits with the order in which DuckDB's threads add them. Computed here from the
+    region instances: excl = own ticks minus the ticks of the instances they called."""
+    got = rows(
+        loaded(name),
+        """
+        WITH ticks AS (
+            SELECT i.callpath_id, i.location_id, i.leave_time::BIGINT - i.enter_time::BIGINT AS incl,
+                   i.leave_time::BIGINT - i.enter_time::BIGINT
+                   - coalesce((SELECT sum(c.leave_time::BIGINT - c.enter_time::BIGINT) FROM region_instances c
+                               WHERE c.location_id = i.location_id AND c.caller_seq = i.enter_seq), 0) AS excl
+            FROM region_instances i
+        ),
+        expected AS (
+            SELECT callpath_id, location_id, count(*) AS executions,
+                   sum(incl) / any_value(x.timer_resolution) AS incl_s,
+                   sum(excl) / any_value(x.timer_resolution) AS excl_s
+            FROM ticks CROSS JOIN experiments x GROUP BY ALL
+        )
+        SELECT count(*) AS cells,
+               count(*) FILTER (WHERE p.executions != e.executions OR p.incl_s != e.incl_s
+                                OR p.excl_s != e.excl_s OR p.callpath_id IS NULL) AS differing
+        FROM expected e LEFT JOIN callpath_profile p USING (callpath_id, location_id)
+        """,
+    )[0]
+    assert got["cells"] > 500
+    assert got["differing"] == 0
