@@ -137,8 +137,8 @@ def _read(path: Path) -> tuple[dict, str]:
     return header, text[match.end() :]
 
 
-def _build(path: Path, root: Path, header: dict, body: str) -> Property:
-    """Validate a (resolved) header and make the entry."""
+def _build(path: Path, root: Path, header: dict, body: str, entry_name: str | None = None) -> Property:
+    """Validate a (resolved) header and make the entry (``entry_name``: default the file's stem)."""
     missing = REQUIRED - set(header) - ({"diagnosis"} if header.get("kind") == "category" else set())
     unknown = set(header) - REQUIRED - OPTIONAL
     if missing:
@@ -176,7 +176,7 @@ def _build(path: Path, root: Path, header: dict, body: str) -> Property:
     if header["kind"] != "category" and not body.strip():
         raise CosyError(path, "no SQL body after the header")
     return Property(
-        name=path.stem,
+        name=entry_name or path.stem,
         kind=header["kind"],
         parent=header["parent"],
         unit=header["unit"],
@@ -214,13 +214,19 @@ def _resolve(name: str, raw: dict, chain: tuple = ()) -> dict:
 
 
 def load(extra_dirs: list[Path] | tuple = ()) -> dict[str, Property]:
-    """Built-in properties plus those of ``extra_dirs`` (user plug-ins), by name, validated.
+    """Built-in properties plus those of ``extra_dirs`` (user plug-ins: directories of
+    ``.sql`` and ``.asl`` files, or single ``.asl`` files), by name, validated.
     Parsed again only when a file was added, removed or changed since the last call."""
     roots = [builtin_dir(), *map(Path, extra_dirs)]
+    files = []
     for root in roots:
-        if not root.is_dir():
-            raise CosyError(root, "properties directory does not exist")
-    files = [(root, sorted(root.rglob("*.sql"))) for root in roots]
+        if root.suffix == ".asl" and root.is_file():  # one ASL specification (cosydb report --asl)
+            files.append((root.parent, [root]))
+        elif root.is_dir():  # the built-in ASL specifications (properties/asl/) run when named
+            asl = sorted(root.rglob("*.asl")) if root != builtin_dir() else []
+            files.append((root, sorted([*root.rglob("*.sql"), *asl])))
+        else:
+            raise CosyError(root, f"{'ASL file' if root.suffix == '.asl' else 'properties directory'} does not exist")
     key = tuple((str(path), *_stamp(path)) for _, paths in files for path in paths)
     if key not in _LOADED:
         _LOADED.clear()
@@ -243,10 +249,12 @@ def _load(files: list[tuple[Path, list[Path]]]) -> dict[str, Property]:
             relative = path.relative_to(root)
             if relative.parts[0] == "templates" or path.name.startswith("_"):
                 continue
-            if path.stem in raw:
-                raise CosyError(path, f"property '{path.stem}' is already defined in {raw[path.stem][2]}")
-            raw[path.stem] = (*_read(path), path, root)
-    catalog = {name: _build(path, root, _resolve(name, raw), body) for name, (_, body, path, root) in raw.items()}
+            entries = asl_entries(path) if path.suffix == ".asl" else {path.stem: _read(path)}
+            for name, (header, body) in entries.items():
+                if name in raw:
+                    raise CosyError(path, f"property '{name}' is already defined in {raw[name][2]}")
+                raw[name] = (header, body, path, root)
+    catalog = {name: _build(path, root, _resolve(name, raw), body, name) for name, (_, body, path, root) in raw.items()}
     for prop in catalog.values():
         if prop.parent is not None and prop.parent not in catalog:
             raise CosyError(prop.path, f"parent '{prop.parent}' is not a property")
@@ -258,6 +266,37 @@ def _load(files: list[tuple[Path, list[Path]]]) -> dict[str, Property]:
             seen.add(node.name)
             node = catalog[node.parent]
     return catalog
+
+
+def asl_specification(name: str | Path) -> Path:
+    """An ASL file, or the name of a built-in specification (``mpi``: properties/asl/mpi.asl)."""
+    builtin = builtin_dir() / "asl" / f"{name}.asl"
+    return builtin if "/" not in str(name) and not Path(name).exists() and builtin.is_file() else Path(name)
+
+
+def asl_entries(path: Path) -> dict[str, tuple[dict, str]]:
+    """The properties of an ASL specification, compiled: name -> (header, SQL). The
+    comment lines right above a property are its info (the first) and description."""
+    from .asl.compiler import compile_text
+
+    text = path.read_text()
+    lines = text.splitlines()
+    entries = {}
+    for entry in compile_text(path, text):
+        comments, n = [], entry.line - 2
+        while n >= 0 and lines[n].lstrip().startswith("//"):
+            comments.insert(0, lines[n].lstrip()[2:].strip())
+            n -= 1
+        header = {
+            "kind": "property",
+            "parent": None,
+            "unit": entry.unit,
+            "info": comments[0] if comments else f"ASL property {entry.name} ({path.name}).",
+            "description": "\n".join(comments[1:] + ["", entry.asl]).strip(),
+            "diagnosis": f"Compiled from ASL: {path.name}, line {entry.line} (cosydb explain {entry.name}: its SQL).",
+        }
+        entries[entry.name] = (header, entry.sql)
+    return entries
 
 
 def ancestors(catalog: dict[str, Property], name: str) -> list[str]:

@@ -297,6 +297,12 @@ def report(
     properties_dir: list[Path] | None = typer.Option(
         None, "--properties-dir", help="Directory of plug-in property files (repeatable)."
     ),
+    asl: list[str] | None = typer.Option(
+        None,
+        "--asl",
+        help="ASL specification whose properties to evaluate too: a file, or mpi for the report's MPI "
+        "properties (repeatable; see cosydb asl).",
+    ),
     param: list[str] | None = typer.Option(None, "--param", help="Property parameter p_name=value (repeatable)."),
     baseline: str | None = typer.Option(
         None,
@@ -344,6 +350,7 @@ def report(
     Example: cosydb report run.cosydb --threshold 0.01 --rank-basis main --property late_sender;
     cosydb report run.cosydb --format html -o report.html
     """
+    from .catalog import asl_specification
     from .report import run
 
     _check_format(fmt, ("table", "json", "csv", "html"))
@@ -367,7 +374,7 @@ def report(
             rank_basis,
             region,
             prop,
-            properties_dir or (),
+            [*(properties_dir or ()), *map(asl_specification, asl or ())],
             params,
             baseline,
             memory_limit,
@@ -636,6 +643,54 @@ def explain(
             )
         )
         out.print(sql)
+
+
+asl_app = typer.Typer(no_args_is_help=True, help="The APART Specification Language: check and compile ASL properties.")
+app.add_typer(asl_app, name="asl")
+
+
+@asl_app.command("check")
+def asl_check(files: list[Path] = typer.Argument(..., help="ASL specification(s).")):
+    """Parse and type-check ASL against the data model: one line per problem
+    (file:line:column: problem), exit code 1 if there is any.
+
+    Example: cosydb asl check my_properties.asl
+    """
+    from .asl.compiler import check
+
+    def body():
+        return [error for path in files for error in check(path, _read_text(path))]
+
+    errors = _guard(body)
+    for error in errors:
+        out.print(str(error))
+    if errors:
+        raise typer.Exit(1)
+    out.print(f"{len(files)} file(s): no problems")
+
+
+@asl_app.command("compile")
+def asl_compile(
+    file: Path = typer.Argument(..., help="ASL specification."),
+    output: Path = typer.Option(..., "-o", "--output", help="Directory to write one property file per property to."),
+):
+    """Compile ASL properties to property files of the catalog (run them with
+    cosydb report --properties-dir DIR).
+
+    Example: cosydb asl compile my_properties.asl -o my_properties/
+    """
+    from .asl.files import write_properties
+
+    written = _guard(lambda: write_properties(file, output))
+    for path in written:
+        out.print(str(path))
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text()
+    except UnicodeDecodeError:
+        raise CosyError(path, "not a text file") from None
 
 
 @app.command()

@@ -1,0 +1,842 @@
+"""ASL specifications to catalog entries: each PROPERTY (and each instantiation of a
+PROPERTY TEMPLATE) becomes one property whose SELECT yields the catalog's result row
+(condition, confidence, severity per context) over the data model as
+``supplied_data.yaml`` maps it. Checking is compiling without keeping the SQL: every
+problem is an ``AslError`` with its line and column, and compiling goes on after one,
+so that ``cosydb asl check`` lists them all.
+
+How ASL reads as SQL:
+- a property's context parameters (a Region r, a Process p) range over their class's
+  relation: one result row per context; the Experiment is the loaded one; a parameter
+  of ``parameters:`` (RankBasis) is bound to its object.
+- functions, constants and template function parameters are inlined where they are
+  used (ASL functions have no side effects), choosing an overload by its arity;
+- ``{x IN S WITH p}`` is a subquery over S's relation; ``UNIQUE(S).a`` reads attribute
+  a of S's element (``any_value``: the report's "selects arbitrarily one element");
+  ``SUM/COUNT/MAX/MIN/AVG/STDEV(e WHERE x IN S)`` an aggregate over it;
+  ``FORALL/EXISTS/NEXISTS x IN S SUCH THAT p`` (NOT) EXISTS subqueries;
+- objects compare by their key; ``typeof(o) == C`` holds when o is a C (or a subclass);
+- ``a / b`` is NULL where b is 0, as every ratio of the catalog.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import lark
+
+from .model import DataModel, SetOf, builtin, type_of
+from .parser import AslError, parse
+
+NUMERIC = {"int", "float"}
+AGGREGATES = {"sum": "sum", "count": "count", "max": "max", "min": "min", "avg": "avg", "stdev": "stddev_pop"}
+#: Functions of the language itself (report §3.1) and of arithmetic.
+BUILTINS = {"unique", "union", "intersection", "typeof", "condition", "confidence", "severity", "sqrt", "exp", "abs"}
+_RESERVED = {"all", "and", "as", "asc", "by", "case", "desc", "do", "else", "end", "from", "group", "in", "is", "not"}
+#: The columns of a result row.
+RESULT_COLUMNS = ("callpath_id", "region_id", "location_id", "condition_id", "condition", "confidence", "severity")
+RESULT_COLUMNS += ("value", "details")
+_RESERVED |= {"null", "on", "or", "order", "select", "table", "then", "to", "union", "user", "when", "where", "with"}
+
+
+@dataclass
+class Source:
+    """The rows of a set: ``relation AS alias WHERE where``; ``element`` is a class name
+    (rows are objects) or a primitive type (rows hold one column, value)."""
+
+    relation: str
+    alias: str
+    where: list[str]
+    element: object
+
+    def rebind(self, alias: str) -> Source:
+        """The same rows under another alias."""
+        renamed = [re.sub(rf"\b{re.escape(self.alias)}\.", f"{alias}.", w) for w in self.where]
+        return Source(self.relation, alias, renamed, self.element)
+
+    def rows(self, select: str, extra: list[str] = ()) -> str:
+        """``select <select> from <the rows> [where ...]`` (``extra``: more conditions)."""
+        where = [*self.where, *extra]
+        return f"select {select} from {self.relation} as {self.alias}" + (
+            f" where {' and '.join(where)}" if where else ""
+        )
+
+
+@dataclass
+class Val:
+    """A compiled expression. kind: scalar (sql, type), object (sql = its key; many: the
+    key SQL may return several rows), row (sql = the alias of a row of cls), set (src),
+    unique (src: the element of a one-element set), class (a class name as a value),
+    typeof (sql: the object whose class is asked), property (a property applied to
+    arguments), function (a template's function parameter bound to a function), or
+    error (already reported)."""
+
+    kind: str
+    sql: str = ""
+    type: object = None
+    cls: str | None = None
+    src: Source | None = None
+    many: bool = False
+    args: list = field(default_factory=list)
+    node: object = None
+
+
+ERROR = Val("error")
+
+
+@dataclass
+class Definition:
+    name: str
+    type: object
+    params: list  # [(type, name)]
+    body: lark.Tree | None
+    node: lark.Tree
+
+
+@dataclass
+class PropertyDef:
+    name: str
+    params: list  # [(type, name)]
+    body: lark.Tree
+    node: lark.Tree
+    template_params: list = field(default_factory=list)  # [("function"|"property", name, node)]
+    source: str = ""
+    bindings: dict = field(default_factory=dict)  # an instantiation's: template parameter -> Val
+
+
+@dataclass
+class Entry:
+    """A compiled property: its name, SQL (Jinja: ref() to catalog objects), ASL text,
+    the line it starts on, and the unit of its value."""
+
+    name: str
+    sql: str
+    asl: str
+    line: int
+    unit: str
+
+
+class Compiler:
+    def __init__(self, path: str | Path, text: str, model: DataModel | None = None):
+        self.path = str(path)
+        self.text = text
+        self.model = model or builtin()
+        self.errors: list[AslError] = []
+        self.functions: dict[str, list[Definition]] = {}
+        self.templates: dict[str, PropertyDef] = {}
+        self.properties: dict[str, PropertyDef] = {}
+        self.aliases: set[str] = set()
+        self.lets: list[str] = []  # the LET constants of the property being compiled, as columns
+        self._collect(parse(text, path))
+
+    # -- errors -------------------------------------------------------------------------
+
+    def error(self, node, problem: str) -> Val:
+        line, column = _position(node)
+        self.errors.append(AslError(self.path, line, column, problem))
+        return ERROR
+
+    # -- the specification's items ------------------------------------------------------
+
+    def _collect(self, tree: lark.Tree) -> None:
+        for item in tree.children:
+            kind = item.data
+            if kind == "definition":
+                definition = _definition(item)
+                if definition.type is None:
+                    self.error(item, f"'{definition.name}' has no type (a definition is 'type name ... = expr;')")
+                self.functions.setdefault(definition.name.lower(), []).append(definition)
+            elif kind in ("property", "template"):
+                prop = self._property(item)
+                table = self.templates if kind == "template" else self.properties
+                if prop.name.lower() in table or prop.name.lower() in self.properties:
+                    self.error(item, f"'{prop.name}' is defined twice")
+                table[prop.name.lower()] = prop
+            elif kind == "instantiation":
+                self._instantiate(item)
+            elif kind == "class_def":
+                self.error(item, "a class of the data model belongs in the data model (cosydb/asl/data_model.asl)")
+
+    def _property(self, node: lark.Tree) -> PropertyDef:
+        children = list(node.children)
+        name = str(children.pop(0))
+        template_params = []
+        if node.data == "template":
+            for param in children.pop(0).children:
+                kind = "function" if param.data == "function_param" else "property"
+                pname = str(param.children[1] if kind == "function" else param.children[0])
+                template_params.append((kind, pname, param))
+        params = _params(children.pop(0))
+        return PropertyDef(name, params, children.pop(0), node, template_params, _source(self.text, node))
+
+    def _instantiate(self, node: lark.Tree) -> None:
+        template_name, arguments, name = str(node.children[0]), node.children[1].children, str(node.children[2])
+        template = self.templates.get(template_name.lower())
+        if template is None:
+            self.error(node, f"unknown property template '{template_name}'")
+            return
+        if len(arguments) != len(template.template_params):
+            self.error(
+                node,
+                f"template '{template.name}' takes {len(template.template_params)} argument(s), given {len(arguments)}",
+            )
+            return
+        bound = {}
+        for (kind, pname, _), argument in zip(template.template_params, arguments, strict=True):
+            table = self.functions if kind == "function" else self.properties
+            if str(argument).lower() not in table:
+                what = "function" if kind == "function" else "property"
+                self.error(argument, f"unknown {what} '{argument}' for template parameter {pname}")
+                return
+            bound[pname.lower()] = Val(kind, sql=str(argument).lower())
+        if name.lower() in self.properties:
+            self.error(node, f"'{name}' is defined twice")
+        self.properties[name.lower()] = PropertyDef(
+            name, template.params, template.body, node, [], _source(self.text, node) + "\n" + template.source, bound
+        )
+
+    # -- compiling ----------------------------------------------------------------------
+
+    def compile(self) -> list[Entry]:
+        for overloads in self.functions.values():  # checked even where no property calls them
+            for definition in overloads:
+                self.aliases = set()
+                scope = {pname.lower(): self._symbol(ptype, pname) for ptype, pname, _ in definition.params}
+                if definition.body is not None:
+                    self.expr(definition.body, scope)
+        for template in self.templates.values():
+            self.aliases, self.lets = set(), []
+            scope = {}
+            for kind, pname, node in template.template_params:
+                returns = type_of(node.children[0]) if kind == "function" else None
+                scope[pname.lower()] = Val("signature", type=returns, cls=kind)
+            self._compile_property(template, scope)
+        entries = []
+        for prop in self.properties.values():
+            errors = len(self.errors)
+            sql, unit = self._compile_property(prop)
+            if len(self.errors) == errors:
+                entries.append(Entry(prop.name, sql, prop.source, _position(prop.node)[0], unit))
+        return entries
+
+    def _alias(self, name: str) -> str:
+        base = re.sub(r"\W", "_", name.lower())
+        base = base + "_" if base in _RESERVED else base
+        alias, n = base, 1
+        while alias in self.aliases:
+            n += 1
+            alias = f"{base}_{n}"
+        self.aliases.add(alias)
+        return alias
+
+    def _relation(self, class_name: str, node) -> tuple[str, str | None, list[str]] | None:
+        """The relation, key and class filter (SQL with {row}) of a class."""
+        mapping = self.model.mapping(class_name)
+        if mapping is None:
+            self.error(node, f"class {class_name} has no mapping in the supplied data specification")
+            return None
+        filters = []
+        for ancestor in self.model.ancestors(class_name):
+            where = self.model.own_mapping_where(ancestor)
+            if where:
+                filters.append(where)
+        return f"{{ref:{mapping.relation}}}", mapping.key, filters
+
+    def _symbol(self, ptype, pname: str) -> Val:
+        """A parameter of a definition checked on its own: a row of its class, or a value."""
+        if isinstance(ptype, str) and self.model.cls(ptype) is not None:
+            return Val("row", sql=self._alias(pname), cls=self.model.cls(ptype).name)
+        if isinstance(ptype, SetOf):
+            return Val("set", src=Source("(select 1)", self._alias(pname), [], ptype.element))
+        return Val("scalar", sql="null", type=ptype)
+
+    def _compile_property(self, prop: PropertyDef, bindings: dict | None = None) -> tuple[str, str]:
+        self.aliases, self.lets = set(), []
+        env: dict[str, object] = dict(bindings if bindings is not None else prop.bindings)
+        contexts, keys = [], {"callpath_id": "null::bigint", "region_id": "null::bigint", "location_id": "null::bigint"}
+        for ptype, pname, pnode in prop.params:
+            bound = self._parameter(ptype, pname, pnode, contexts, keys)
+            env[pname.lower()] = bound
+        children = prop.body.children
+        if children and children[0].data == "local_defs":
+            for definition in children[0].children:
+                d = _definition(definition)
+                if d.type is None:
+                    self.error(definition, f"'{d.name}' has no type (a definition is 'type name = expr;')")
+                if d.params:
+                    self.error(definition, f"'{d.name}': a local definition is a constant, without parameters")
+                env[d.name.lower()] = ("let", d, dict(env))
+            children = children[1:]
+        conditions, confidences, severities = children
+        condition_list = []
+        for cond in conditions.children:
+            cond_id = _cond_id(cond.children[0]) if len(cond.children) == 2 else None
+            expr = self.boolean(cond.children[-1], env)
+            condition_list.append((cond_id, expr))
+        ids = [c for c, _ in condition_list if c]
+        if ids and len(ids) != len(condition_list):
+            self.error(conditions, "either every condition has an id or none has")
+        if len(set(ids)) != len(ids):
+            self.error(conditions, "a condition id is given twice")
+        confidence = self._guarded(confidences, env, ids, "confidence")
+        severity = self._guarded(severities, env, ids, "severity")
+        rows = []
+        lets = "".join(f"\n    {let}" for let in self.lets)
+        for cond_id, condition in condition_list:
+            conf_sql, _ = confidence.get(cond_id) or confidence.get(None) or ("null", None)
+            sev_sql, value_sql = severity.get(cond_id) or severity.get(None) or ("null", None)
+            rows.append(
+                f"select {', '.join(RESULT_COLUMNS)}\n"
+                "from (\n"
+                "    select\n"
+                f"        {keys['callpath_id']} as callpath_id,\n"
+                f"        {keys['region_id']} as region_id,\n"
+                f"        {keys['location_id']} as location_id,\n"
+                f"        {_string(cond_id)}::varchar as condition_id,\n"
+                f"        {condition} as condition,\n"
+                f"        ({conf_sql})::double as confidence,\n"
+                f"        ({sev_sql})::double as severity,\n"
+                f"        ({value_sql or 'null'})::double as value,\n"
+                "        null::varchar as details\n"
+                f"    from {' cross join '.join(contexts) if contexts else '(select 1)'}{lets}\n"
+                ")"
+            )
+        unit = "s" if all(value for _, value in severity.values()) else "ratio"
+        return _jinja("\n\nunion all\n\n".join(rows)), unit
+
+    def _parameter(self, ptype, pname: str, node, contexts: list, keys: dict) -> Val:
+        if isinstance(ptype, SetOf) or self.model.cls(ptype) is None:
+            return self.error(node, f"parameter {pname}: unknown class '{ptype}'")
+        binding = self.model.parameters.get(pname.lower())
+        if binding is not None:
+            if not self.model.is_subclass(binding["class"], ptype) and not self.model.is_subclass(
+                ptype, binding["class"]
+            ):
+                return self.error(node, f"parameter {pname} is a {binding['class']}, not a {ptype}")
+            return Val("object", sql=binding["key"], cls=ptype, many=True)
+        if self.model.is_subclass(ptype, "Experiment"):
+            return Val("object", sql="", cls=ptype)
+        found = self._relation(ptype, node)
+        if found is None:
+            return ERROR
+        relation, key, filters = found
+        alias = self._alias(pname)
+        where = " and ".join(f.replace("{row}", alias) for f in filters)
+        contexts.append(
+            f"(select * from {relation} as {alias} where {where}) as {alias}" if where else f"{relation} as {alias}"
+        )
+        column = {"callpaths": "callpath_id", "region_classes": "region_id", "processes": "location_id"}.get(
+            relation[5:-1]
+        )
+        if column is None or keys[column] != "null::bigint":
+            return self.error(node, f"parameter {pname}: a {ptype} is no context of a result row (or is given twice)")
+        keys[column] = f"{alias}.{key}"
+        return Val("row", sql=alias, cls=ptype)
+
+    def _guarded(self, node: lark.Tree, env, ids: list, what: str) -> dict:
+        """cond id (or None) -> (SQL, value SQL) of a CONFIDENCE or SEVERITY."""
+        values = node.children[0]
+        entries = values.children[1:] if values.data == "max_of" else [values]
+        result: dict = {}
+        for entry in entries:
+            guard = _cond_id(entry.children[0]) if len(entry.children) == 2 else None
+            if guard is not None and guard not in ids:
+                self.error(entry, f"{what}: no condition has the id '{guard}'")
+            expr = entry.children[-1]
+            compiled = self.numeric(expr, env)
+            value = None
+            if (
+                what == "severity"
+                and expr.data == "product"
+                and len(expr.children) == 3
+                and str(expr.children[1]) == "/"
+            ):
+                if "rankbasis" in _source(self.text, expr.children[2]).lower().replace("_", ""):
+                    value = self.numeric(expr.children[0], env)  # the time the severity relates to the basis
+            if guard in result:
+                previous = result[guard]
+                compiled = f"greatest({previous[0]}, {compiled})"
+                value = None
+            result[guard] = (compiled, value)
+        return result
+
+    # -- expressions --------------------------------------------------------------------
+
+    def boolean(self, node, env) -> str:
+        value = self.expr(node, env)
+        if value.kind == "error":
+            return "null"
+        if value.kind != "scalar" or value.type != "boolean":
+            self.error(node, f"expected a condition (boolean), found {_describe(value)}")
+            return "null"
+        return value.sql
+
+    def numeric(self, node, env) -> str:
+        value = self.expr(node, env)
+        if value.kind == "error":
+            return "null"
+        if value.kind != "scalar" or value.type not in NUMERIC:
+            self.error(node, f"expected a number, found {_describe(value)}")
+            return "null"
+        return value.sql
+
+    def expr(self, node, env) -> Val:
+        method = getattr(self, f"_{node.data}", None) if isinstance(node, lark.Tree) else None
+        if method is None:
+            return self.error(node, f"{getattr(node, 'data', node)} is not supported yet")
+        return method(node, env)
+
+    def _number(self, node, env) -> Val:
+        text = str(node.children[0])
+        return Val("scalar", sql=text, type="float" if re.search(r"[.eE]", text) else "int")
+
+    def _string(self, node, env) -> Val:
+        return Val("scalar", sql=_string(str(node.children[0])[1:-1]), type="String")
+
+    def _name(self, node, env) -> Val:
+        name = str(node.children[0])
+        bound = env.get(name.lower())
+        if isinstance(bound, tuple):  # a LET constant: compiled where first used
+            _, definition, scope = bound
+            value = self.expr(definition.body, scope)
+            if value.kind == "scalar":  # computed once per context, in a lateral join
+                alias = self._alias(definition.name)
+                self.lets.append(f"cross join lateral (select {value.sql} as value) as {alias}")
+                value = Val("scalar", sql=f"{alias}.value", type=value.type)
+            env[name.lower()] = value
+            return value
+        if bound is not None:
+            return bound
+        if name.lower() in self.model.constants:
+            spec = self.model.constants[name.lower()]
+            if "class" in spec:
+                return Val("object", sql=str(spec["key"]), cls=spec["class"])
+            return Val("scalar", sql=str(spec["sql"]), type=spec["type"])
+        if self.model.cls(name) is not None:
+            return Val("class", cls=self.model.cls(name).name)
+        if name.lower() in self.model.enum_values:
+            return Val("scalar", sql=_string(name), type=self.model.enum_values[name.lower()])
+        if name.lower() in self.functions:
+            overloads = self.functions[name.lower()]
+            constants = [d for d in overloads if not d.params]
+            if constants:
+                return self.expr(constants[0].body, {})
+            return self.error(node, f"'{name}' is a function: call it with its arguments")
+        return self.error(node, f"unknown name '{name}'")
+
+    def _not_(self, node, env) -> Val:
+        return Val("scalar", sql=f"not ({self.boolean(node.children[0], env)})", type="boolean")
+
+    def _or_expr(self, node, env) -> Val:
+        return Val("scalar", sql="(" + " or ".join(self.boolean(c, env) for c in node.children) + ")", type="boolean")
+
+    def _and_expr(self, node, env) -> Val:
+        return Val("scalar", sql="(" + " and ".join(self.boolean(c, env) for c in node.children) + ")", type="boolean")
+
+    def _neg(self, node, env) -> Val:
+        return Val("scalar", sql=f"(-{self.numeric(node.children[0], env)})", type="float")
+
+    def _arithmetic(self, node, env) -> Val:
+        parts = node.children
+        sql = self.numeric(parts[0], env)
+        kind = "int"
+        for op, operand in zip(parts[1::2], parts[2::2], strict=True):
+            right = self.numeric(operand, env)
+            if str(op) == "/":
+                sql, kind = f"{sql} / nullif({right}, 0)", "float"
+            else:
+                sql = f"{sql} {op} {right}"
+        types = {self.expr(p, env).type for p in parts[::2]} if kind == "int" else {"float"}
+        return Val("scalar", sql=f"({sql})", type="int" if types == {"int"} else "float")
+
+    _sum = _arithmetic
+    _product = _arithmetic
+
+    def _comparison(self, node, env) -> Val:
+        left, op, right = self.expr(node.children[0], env), str(node.children[1]), self.expr(node.children[2], env)
+        if "error" in (left.kind, right.kind):
+            return Val("scalar", sql="null", type="boolean")
+        if op in ("==", "!=") and {left.kind, right.kind} == {"typeof", "class"}:
+            asked, cls = (left, right) if left.kind == "typeof" else (right, left)
+            test = self._is_a(asked.args[0], cls.cls, node)
+            return Val("scalar", sql=test if op == "==" else f"not ({test})", type="boolean")
+        if left.kind in ("object", "row") or right.kind in ("object", "row"):
+            if op not in ("==", "!="):
+                return self.error(node, f"objects compare only with == or !=, not {op}")
+            return self._same(left, right, op, node)
+        if left.kind != "scalar" or right.kind != "scalar":
+            return self.error(node, f"cannot compare {_describe(left)} with {_describe(right)}")
+        sql_op = {"==": "=", "!=": "<>"}.get(op, op)
+        return Val("scalar", sql=f"({left.sql} {sql_op} {right.sql})", type="boolean")
+
+    def _key(self, value: Val, node) -> tuple[str, bool] | None:
+        if value.kind == "row":
+            mapping = self.model.mapping(value.cls)
+            if mapping is None or not mapping.key:
+                self.error(node, f"a {value.cls} is not identified by one column: it cannot be compared")
+                return None
+            return f"{value.sql}.{mapping.key}", False
+        if value.kind == "object":
+            return value.sql, value.many
+        self.error(node, f"expected an object, found {_describe(value)}")
+        return None
+
+    def _same(self, left: Val, right: Val, op: str, node) -> Val:
+        if (
+            left.cls
+            and right.cls
+            and not (self.model.is_subclass(left.cls, right.cls) or self.model.is_subclass(right.cls, left.cls))
+        ):
+            return self.error(node, f"a {left.cls} is never a {right.cls}")
+        a, b = self._key(left, node), self._key(right, node)
+        if a is None or b is None:
+            return Val("scalar", sql="null", type="boolean")
+        (a_sql, a_many), (b_sql, b_many) = a, b
+        if a_many or b_many:
+            single, many = (a_sql, b_sql) if b_many else (b_sql, a_sql)
+            sql = f"{single} in {many}"
+        elif "null" in (a_sql, b_sql):
+            sql = f"{b_sql if a_sql == 'null' else a_sql} is null"
+        else:
+            sql = f"{a_sql} is not distinct from {b_sql}"
+        return Val("scalar", sql=f"({sql})" if op == "==" else f"(not ({sql}))", type="boolean")
+
+    def _is_a(self, obj: Val, class_name: str, node) -> str:
+        """SQL: ``obj`` is a ``class_name`` (or of a subclass)."""
+        static = obj.cls if obj.kind != "unique" else obj.src.element
+        if static is None:
+            return "false"
+        if self.model.is_subclass(static, class_name):
+            return "true"
+        if not self.model.is_subclass(class_name, static):
+            return "false"
+        found = self._relation(class_name, node)
+        if found is None:
+            return "null"
+        relation, key, filters = found
+        alias = self._alias("o")
+        own = self._key(obj, node)
+        if own is None:
+            return "null"
+        where = " and ".join([f"{alias}.{key} = {own[0]}", *(f.replace("{row}", alias) for f in filters)])
+        return f"exists (select 1 from {relation} as {alias} where {where})"
+
+    def _attribute(self, node, env) -> Val:
+        base = self.expr(node.children[0], env)
+        name = str(node.children[1])
+        if base.kind == "error":
+            return ERROR
+        if base.kind not in ("row", "object", "unique"):
+            return self.error(node, f"{_describe(base)} has no attribute '{name}'")
+        cls = base.cls if base.kind != "unique" else base.src.element
+        attribute = self.model.attribute(cls, name)
+        if attribute is None:
+            return self.error(
+                node.children[1] if hasattr(node.children[1], "line") else node,
+                f"class {cls} has no attribute '{name}'",
+            )
+        mapping = self.model.mapping(cls)
+        how = (mapping.attributes if mapping else {}).get(name.lower())
+        if how is None:
+            return self.error(node, f"{cls}.{attribute.name} is not supplied by cosydb (supplied_data.yaml)")
+        if isinstance(attribute.type, SetOf):
+            return self._set_attribute(base, attribute, how, node)
+        if isinstance(how, str):
+            how = {"column": how}
+        expression = how.get("sql") or f"{{row}}.{how['column']}"
+        value = self._read(base, expression, mapping)
+        target = how.get("class") or (attribute.type if self.model.cls(attribute.type) else None)
+        if target is not None and self.model.cls(target) is not None and how.get("class"):
+            return Val("object", sql=value, cls=attribute.type if self.model.cls(attribute.type) else target)
+        vtype = attribute.type if attribute.type in ("int", "float", "boolean", "String", "DateTime") else "String"
+        return Val("scalar", sql=value, type=vtype)
+
+    def _read(self, base: Val, expression: str, mapping) -> str:
+        """SQL of an expression over the row of ``base`` ({row})."""
+        if base.kind == "row":
+            return expression.replace("{row}", base.sql)
+        if base.kind == "unique":
+            src = base.src
+            return "(" + src.rows("any_value(" + expression.replace("{row}", src.alias) + ")") + ")"
+        alias = self._alias("o")
+        inner = expression.replace("{row}", alias)
+        rows = f"select any_value({inner}) from {{ref:{mapping.relation}}} as {alias}"
+        if not mapping.key:  # the Experiment: the one row of its relation
+            return f"({rows})"
+        return f"({rows} where {alias}.{mapping.key} = {base.sql})"
+
+    def _set_attribute(self, base: Val, attribute, how, node) -> Val:
+        element = attribute.type.element
+        if isinstance(how, dict) and "set" in how:
+            element = how["set"]
+        found = self._relation(element, node)
+        if found is None:
+            return ERROR
+        relation, _, filters = found
+        alias = self._alias(attribute.name)
+        where = [f.replace("{row}", alias) for f in filters]
+        condition = how.get("where", "true") if isinstance(how, dict) else "true"
+        if condition != "true":
+            if base.kind != "row":
+                return self.error(node, f"{attribute.name} of {_describe(base)} is not supported yet")
+            where.append(condition.replace("{item}", alias).replace("{row}", base.sql))
+        return Val("set", src=Source(relation, alias, where, element))
+
+    def _set_builder(self, node, env) -> Val:
+        parts = list(node.children)
+        projection = (
+            parts.pop(0).children[0] if isinstance(parts[0], lark.Tree) and parts[0].data == "projection" else None
+        )
+        variable, domain = str(parts[0]), self.expr(parts[1], env)
+        predicate = parts[2].children[0] if len(parts) > 2 else None
+        if domain.kind == "error":
+            return ERROR
+        if domain.kind != "set":
+            return self.error(parts[1], f"{variable} ranges over a set, not over {_describe(domain)}")
+        src, scope = self._bind(variable, domain.src, env)
+        where = [self.boolean(predicate, scope)] if predicate is not None else []
+        if projection is None:
+            return Val("set", src=Source(src.relation, src.alias, [*src.where, *where], src.element))
+        value = self.expr(projection, scope)
+        if value.kind != "scalar":
+            return self.error(projection, f"a set of values holds numbers or strings, not {_describe(value)}")
+        relation = f"({src.rows(f'{value.sql} as value', where)})"
+        return Val("set", src=Source(relation, self._alias(variable), [], value.type))
+
+    def _bind(self, variable: str, src: Source, env) -> tuple[Source, dict]:
+        """The rows of ``src`` under a fresh alias for ``variable``, and the scope naming it."""
+        src = src.rebind(self._alias(variable))
+        scope = dict(env)
+        if isinstance(src.element, str) and self.model.cls(src.element) is not None:
+            scope[variable.lower()] = Val("row", sql=src.alias, cls=src.element)
+        else:
+            scope[variable.lower()] = Val("scalar", sql=f"{src.alias}.value", type=src.element)
+        return src, scope
+
+    def _aggregate(self, node, env) -> Val:
+        function, expr, variable, domain_node = node.children
+        domain = self.expr(domain_node, env)
+        if domain.kind == "error":
+            return ERROR
+        if domain.kind != "set":
+            return self.error(domain_node, f"{variable} ranges over a set, not over {_describe(domain)}")
+        src, scope = self._bind(str(variable), domain.src, env)
+        value = self.expr(expr, scope)
+        name = AGGREGATES[str(function).lower()]
+        if value.kind != "scalar" and name != "count":
+            return self.error(expr, f"{str(function).upper()} adds numbers, not {_describe(value)}")
+        inner = value.sql if value.kind == "scalar" else "*"
+        vtype = "int" if name == "count" else ("float" if name in ("avg", "stddev_pop") else value.type)
+        return Val("scalar", sql=f"({src.rows(f'{name}({inner})')})", type=vtype)
+
+    def _quantified(self, node, env) -> Val:
+        quantifier, variables, domain_node, predicate = node.children
+        domain = self.expr(domain_node, env)
+        if domain.kind == "error":
+            return ERROR
+        if domain.kind != "set":
+            return self.error(domain_node, f"{quantifier} ranges over a set, not over {_describe(domain)}")
+        scope, sources = env, []
+        for variable in variables.children:
+            src, scope = self._bind(str(variable), domain.src, scope)
+            sources.append(src)
+        condition = self.boolean(predicate, scope)
+        froms = ", ".join(f"{src.relation} as {src.alias}" for src in sources)
+        where = [w for src in sources for w in src.where]
+        kind = str(quantifier).lower()
+        if kind == "forall":
+            where.append(f"not coalesce({condition}, false)")
+        else:
+            where.append(condition)
+        rows = f"select 1 from {froms} where {' and '.join(where)}"
+        sql = f"{'' if kind == 'exists' else 'not '}exists ({rows})"
+        return Val("scalar", sql=f"({sql})", type="boolean")
+
+    def _call(self, node, env) -> Val:
+        name, arguments = str(node.children[0]), node.children[1].children
+        lname = name.lower()
+        bound = env.get(lname)
+        if isinstance(bound, Val) and bound.kind == "signature":  # a template's parameter, unbound
+            for argument in arguments:
+                self.expr(argument, env)
+            if bound.cls == "property":
+                return Val("property", sql="", args=[], node=node)
+            return self._symbol(bound.type, name)
+        if isinstance(bound, Val) and bound.kind == "function":
+            lname = bound.sql
+        elif isinstance(bound, Val) and bound.kind == "property":
+            return Val("property", sql=bound.sql, args=[self.expr(a, env) for a in arguments], node=node)
+        elif lname in self.properties:
+            return Val("property", sql=lname, args=[self.expr(a, env) for a in arguments], node=node)
+        if lname in BUILTINS and lname not in self.functions:
+            return self._builtin(lname, node, arguments, env)
+        overloads = [d for d in self.functions.get(lname, []) if len(d.params) == len(arguments)]
+        if not overloads:
+            if lname in self.functions:
+                arities = sorted({len(d.params) for d in self.functions[lname]})
+                return self.error(
+                    node, f"'{name}' takes {' or '.join(map(str, arities))} argument(s), given {len(arguments)}"
+                )
+            return self.error(node, f"unknown function '{name}'")
+        definition = overloads[0]
+        scope = {}
+        for (ptype, pname, _), argument in zip(definition.params, arguments, strict=True):
+            value = self.expr(argument, env)
+            if value.kind in ("row", "object", "unique") and isinstance(ptype, str) and self.model.cls(ptype):
+                own = value.cls if value.kind != "unique" else value.src.element
+                if own and not (self.model.is_subclass(own, ptype) or self.model.is_subclass(ptype, own)):
+                    self.error(argument, f"argument {pname} of '{definition.name}' is a {ptype}, given a {own}")
+            scope[pname.lower()] = value
+        if definition.body is None:
+            return ERROR
+        return self.expr(definition.body, scope)
+
+    def _builtin(self, name: str, node, arguments, env) -> Val:
+        if len(arguments) != 1:
+            return self.error(node, f"{name.upper()} takes one argument, given {len(arguments)}")
+        value = self.expr(arguments[0], env)
+        if value.kind == "error":
+            return ERROR
+        if name == "unique":
+            if value.kind != "set":
+                return self.error(node, f"UNIQUE selects from a set, not from {_describe(value)}")
+            if isinstance(value.src.element, str) and self.model.cls(value.src.element):
+                return Val("unique", src=value.src)
+            src = value.src
+            return Val("scalar", sql=f"({src.rows(f'any_value({src.alias}.value)')})", type=src.element)
+        if name == "typeof":
+            if value.kind not in ("row", "object", "unique"):
+                return self.error(node, f"typeof asks the class of an object, not of {_describe(value)}")
+            return Val("typeof", args=[value])
+        if name in ("condition", "confidence", "severity"):
+            if value.kind != "property":
+                return self.error(node, f"{name}() reads a property applied to its context, not {_describe(value)}")
+            return self._property_part(name, value, node)
+        if name in ("sqrt", "exp", "abs"):
+            if value.kind != "scalar" or value.type not in NUMERIC:
+                return self.error(node, f"{name.upper()} takes a number, not {_describe(value)}")
+            return Val("scalar", sql=f"{name}({value.sql})", type="float")
+        return self.error(node, f"{name.upper()} is not supported yet")
+
+    def _property_part(self, part: str, applied: Val, node) -> Val:
+        if not applied.sql:  # a template's property parameter, unbound
+            return Val("scalar", sql="null", type="boolean" if part == "condition" else "float")
+        prop = self.properties.get(applied.sql)
+        if prop is None:
+            return self.error(node, f"unknown property '{applied.sql}'")
+        if len(applied.args) != len(prop.params):
+            return self.error(node, f"'{prop.name}' takes {len(prop.params)} argument(s), given {len(applied.args)}")
+        alias = self._alias("m")
+        where = []
+        for (ptype, pname, _), value in zip(prop.params, applied.args, strict=True):
+            if value.kind == "error":
+                return ERROR
+            if self.model.parameters.get(pname.lower()) or self.model.is_subclass(ptype, "Experiment"):
+                continue
+            relation = self._relation(ptype, node)
+            if relation is None:
+                return ERROR
+            column = {"callpaths": "callpath_id", "region_classes": "region_id", "processes": "location_id"}.get(
+                relation[0][5:-1]
+            )
+            key = self._key(value, node)
+            if column is None or key is None:
+                return self.error(node, f"'{prop.name}': its parameter {pname} is no context of its rows")
+            where.append(f"{alias}.{column} is not distinct from {key[0]}")
+        for column in ("callpath_id", "region_id", "location_id"):
+            if not any(w.startswith(f"{alias}.{column} ") for w in where):
+                where.append(f"{alias}.{column} is null")
+        vtype = "boolean" if part == "condition" else "float"
+        sql = f"(select any_value({alias}.{part}) from {{ref:{prop.name}}} as {alias} where {' and '.join(where)})"
+        return Val("scalar", sql=sql, type=vtype)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _position(node) -> tuple[int, int]:
+    if isinstance(node, lark.Token):
+        return node.line or 1, node.column or 1
+    meta = getattr(node, "meta", None)
+    if meta is not None and not meta.empty:
+        return meta.line, meta.column
+    for child in getattr(node, "children", []):
+        line, column = _position(child)
+        if (line, column) != (1, 1):
+            return line, column
+    return 1, 1
+
+
+def _source(text: str, node) -> str:
+    meta = node.meta if isinstance(node, lark.Tree) else None
+    if meta is None or meta.empty:
+        return str(node)
+    return text[meta.start_pos : meta.end_pos]
+
+
+def _params(node) -> list:
+    return [(type_of(p.children[0]), str(p.children[1]), p) for p in node.children]
+
+
+def _definition(node: lark.Tree) -> Definition:
+    children = list(node.children)
+    dtype = (
+        type_of(children.pop(0)) if isinstance(children[0], lark.Tree) and children[0].data.endswith("_type") else None
+    )
+    name = str(children.pop(0))
+    params = (
+        _params(children.pop(0))
+        if children and isinstance(children[0], lark.Tree) and children[0].data == "params"
+        else []
+    )
+    return Definition(name, dtype, params, children[0] if children else None, node)
+
+
+def _cond_id(node) -> str:
+    token = node.children[0] if isinstance(node, lark.Tree) else node
+    return str(token).strip("() \t\n")
+
+
+def _string(value) -> str:
+    return "null" if value is None else "'" + str(value).replace("'", "''") + "'"
+
+
+def _describe(value: Val) -> str:
+    if value.kind == "scalar":
+        return f"a {value.type} value"
+    if value.kind in ("row", "object"):
+        return f"a {value.cls}"
+    if value.kind == "unique":
+        return f"a {value.src.element}"
+    if value.kind == "set":
+        return f"a set of {value.src.element}"
+    if value.kind == "class":
+        return f"the class {value.cls}"
+    return value.kind
+
+
+def _jinja(sql: str) -> str:
+    """{ref:name} placeholders as the catalog's ref() calls."""
+    return re.sub(r"\{ref:(\w+)\}", lambda m: "{{ ref('" + m.group(1) + "') }}", sql)
+
+
+def check(path: str | Path, text: str) -> list[AslError]:
+    """Every problem of an ASL specification (a syntax error stops at the first)."""
+    try:
+        compiler = Compiler(path, text)
+    except AslError as error:
+        return [error]
+    compiler.compile()
+    unique = {(e.line, e.column, e.problem): e for e in compiler.errors}  # a template's, once
+    return [unique[key] for key in sorted(unique)]
+
+
+def compile_text(path: str | Path, text: str) -> list[Entry]:
+    """The entries of an ASL specification; its first problem raises ``AslError``."""
+    compiler = Compiler(path, text)
+    entries = compiler.compile()
+    if compiler.errors:
+        raise min(compiler.errors, key=lambda e: (e.line, e.column))
+    return entries

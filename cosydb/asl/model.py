@@ -1,0 +1,145 @@
+"""The ASL data model (``data_model.asl``: classes, attributes, enums) and how cosydb
+supplies it (``supplied_data.yaml``: a relation per class, a column or SQL per attribute).
+Names are case-insensitive: every lookup takes the lower-cased name."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from importlib import resources
+
+import lark
+import yaml
+
+from ..errors import CosyError
+from .parser import parse
+
+PRIMITIVES = {"int": "int", "float": "float", "boolean": "boolean", "string": "String", "datetime": "DateTime"}
+
+
+@dataclass(frozen=True)
+class SetOf:
+    """The type ``setof element``."""
+
+    element: object
+
+
+@dataclass
+class Attribute:
+    name: str
+    type: object  # a primitive name, a class name (str) or SetOf
+    line: int
+
+
+@dataclass
+class Class:
+    name: str
+    parent: str | None
+    attributes: dict[str, Attribute] = field(default_factory=dict)
+    enums: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Mapping:
+    """Where a class's objects live: ``relation`` rows, identified by ``key``, filtered by
+    ``where`` (SQL over ``{row}``); ``attributes``: name -> column or dict (see the YAML)."""
+
+    relation: str
+    key: str | None
+    where: str | None
+    attributes: dict
+
+
+class DataModel:
+    """The classes of the data model and their mappings."""
+
+    def __init__(self, classes: dict[str, Class], supplied: dict):
+        self.classes = classes
+        self.enum_values: dict[str, str] = {}  # literal -> qualified enum type
+        for cls in classes.values():
+            for enum, values in cls.enums.items():
+                for value in values:
+                    self.enum_values[value.lower()] = f"{cls.name}.{enum}"
+        self._mappings = {name.lower(): spec for name, spec in (supplied.get("classes") or {}).items()}
+        self.constants = {name.lower(): spec for name, spec in (supplied.get("constants") or {}).items()}
+        self.parameters = {name.lower(): spec for name, spec in (supplied.get("parameters") or {}).items()}
+
+    def cls(self, name: str) -> Class | None:
+        return self.classes.get(name.lower())
+
+    def ancestors(self, name: str) -> list[str]:
+        """The class and its superclasses, nearest first."""
+        chain, node = [], self.cls(name)
+        while node is not None and node.name not in chain:
+            chain.append(node.name)
+            node = self.cls(node.parent) if node.parent else None
+        return chain
+
+    def is_subclass(self, name: str, of: str) -> bool:
+        return of.lower() in (a.lower() for a in self.ancestors(name))
+
+    def attribute(self, class_name: str, name: str) -> Attribute | None:
+        for ancestor in self.ancestors(class_name):
+            attribute = self.classes[ancestor.lower()].attributes.get(name.lower())
+            if attribute is not None:
+                return attribute
+        return None
+
+    def mapping(self, class_name: str) -> Mapping | None:
+        """The class's mapping, its attributes joined with its superclasses' (the nearest wins)."""
+        found, attributes = None, {}
+        for ancestor in reversed(self.ancestors(class_name)):
+            spec = self._mappings.get(ancestor.lower())
+            if spec is None:
+                continue
+            for name, how in (spec.get("attributes") or {}).items():
+                attributes[name.lower()] = how
+            found = spec
+        if found is None:
+            return None
+        return Mapping(found["relation"], found.get("key"), found.get("where"), attributes)
+
+    def own_mapping_where(self, class_name: str) -> str | None:
+        spec = self._mappings.get(class_name.lower())
+        return spec.get("where") if spec else None
+
+
+def type_of(node: lark.Tree):
+    """The type a type node names: a primitive's name, a class name or SetOf."""
+    name = ".".join(str(t) for t in node.children[0].children)
+    element = PRIMITIVES.get(name.lower(), name)
+    return SetOf(element) if node.data == "set_type" else element
+
+
+def _classes(tree: lark.Tree) -> dict[str, Class]:
+    classes: dict[str, Class] = {}
+    for item in tree.children:
+        if not isinstance(item, lark.Tree) or item.data != "class_def":
+            continue
+        name = str(item.children[0])
+        rest = item.children[1:]
+        parent = None
+        if rest and isinstance(rest[0], lark.Tree) and rest[0].data == "extends":
+            parent = str(rest[0].children[0])
+            rest = rest[1:]
+        cls = Class(name, parent)
+        for member in rest:
+            if member.data == "attribute_def":
+                cls.attributes[str(member.children[1]).lower()] = Attribute(
+                    str(member.children[1]), type_of(member.children[0]), member.meta.line
+                )
+            else:  # enum_def
+                cls.enums[str(member.children[0])] = [str(t) for t in member.children[1].children]
+        classes[name.lower()] = cls
+    return classes
+
+
+@functools.cache
+def builtin() -> DataModel:
+    """The report's data model (Appendices B, C) as cosydb supplies it."""
+    here = resources.files(__package__)
+    model_text = here.joinpath("data_model.asl").read_text()
+    supplied = yaml.safe_load(here.joinpath("supplied_data.yaml").read_text())
+    if not isinstance(supplied, dict):
+        raise CosyError("supplied_data.yaml", "must be a YAML mapping")
+    return DataModel(_classes(parse(model_text, "data_model.asl")), supplied)

@@ -1,0 +1,108 @@
+// The MPI properties of the ASL report (../shared/seeds/asl-knowledge-specification.txt,
+// section 3.2 and 3.4.1 / Appendix C), transcribed: `cosydb report DB --asl mpi` compiles
+// and evaluates them. TotalCost, CommCost, SyncCost and IoCost restate total_cost,
+// comm_cost, sync_cost and io_cost of properties/asl_mpi/, which tests/test_asl.py compares
+// them with on every shared trace.
+//
+// Where the report's text is not valid ASL it is read as noted at the place; the checker
+// reports the report's own text (tests/test_asl.py runs it on the report):
+//   - a LET definition without a type or ';' (Cost = CostFunc(r,e) IN): typed, ';' added;
+//   - "Setof MPISummary ProcessProfiles(...) = {...}" without ';': ';' added;
+//   - CostPerProcess and PropertyOnAllProcesses declare an untyped parameter "RankBasis":
+//     read as "Region RankBasis"; CostPerProcess's body lacks its opening '{': added;
+//   - PropertyOnAllProcesses quantifies over e.processors, which no class has: read as
+//     e.processes, as its SEVERITY writes (and the report's text calls the property
+//     "PropertyPerProcess", a name it never defines);
+//   - its instantiation names SynCostPerProcess: read as SyncCostPerProcess;
+//   - section 3.2 names the metaproperties IoCost, SyncCost, CommCost, which section
+//     3.4.1.3 gives to the Cost instances: here IoCostOnAllProcesses, ... .
+// Identifiers are case-insensitive, as the report writes Summary and summary.
+
+// 3.4.1.1 MPI global definitions
+
+MPISummary Summary(MPIRegion r, Experiment e)=
+    UNIQUE({sumr IN e.profile WITH sumr.region==r AND sumr.Proc==ALLPROCESSES});
+
+MPISummary Summary(MPIRegion r, Experiment e, Process p)=
+    UNIQUE({sumr IN e.profile WITH sumr.region==r AND sumr.Proc==p});
+
+Setof MPISummary ProcessProfiles(MPIRegion r, Experiment e)=
+    {sumr IN e.profile WITH sumr.region==r AND sumr.Proc!=ALLPROCESSES};
+
+float Duration(MPIRegion r, Experiment e)= Summary(r,e).Incl;
+
+float Duration(MPIRegion r, Experiment e, Process p)= Summary(r,e,p).Incl;
+
+// 3.4.1.2 TotalCost
+
+PROPERTY TEMPLATE Cost <float CostFunc(Region r, Experiment e)>
+    (Region r, Experiment e, Region RankBasis){
+LET
+    float Cost = CostFunc(r,e);
+IN
+    CONDITION:    Cost > 0;
+    CONFIDENCE:   1;
+    SEVERITY:     Cost/Duration(RankBasis,e);
+}
+
+float AllCostFunc(Region r, Experiment e) =
+    summary(r,e).CommTime +
+    summary(r,e).SyncTime +
+    summary(r,e).IoTime;
+
+// Time a call path spends in MPI communication, synchronisation and I/O, over all processes.
+PROPERTY Cost<AllCostFunc> TotalCost;
+
+// 3.4.1.3 CommCost, SyncCost, IoCost
+
+float CommCostFunc(Region r, Experiment e)= Summary(r,e).CommTime;
+float SyncCostFunc(Region r, Experiment e)= Summary(r,e).SyncTime;
+float IoCostFunc(Region r, Experiment e)= Summary(r,e).IoTime;
+
+// Time a call path spends in MPI communication, over all processes.
+PROPERTY Cost<CommCostFunc> CommCost;
+// Time a call path spends in MPI barriers, over all processes.
+PROPERTY Cost<SyncCostFunc> SyncCost;
+// Time a call path spends in I/O, over all processes.
+PROPERTY Cost<IoCostFunc> IoCost;
+
+// 3.2 Property templates and metaproperties
+
+PROPERTY TEMPLATE CostPerProcess <float CostFunc(MPISummary)>
+    (Region r, Experiment e, Process p, Region RankBasis) {
+LET
+    float cost = CostFunc(summary(r,e,p));
+IN
+    CONDITION:    cost > 0;
+    CONFIDENCE:   1;
+    SEVERITY:     cost/duration(RankBasis,e);
+}
+
+float IoCostPerProcessFunc(MPISummary rs) = rs.IoTime;
+float SyncCostPerProcessFunc(MPISummary rs) = rs.SyncTime;
+float CommCostPerProcessFunc(MPISummary rs) = rs.CommTime;
+
+// I/O time of a call path on one process.
+PROPERTY CostPerProcess <IoCostPerProcessFunc> IoCostPerProcess;
+// Barrier time of a call path on one process.
+PROPERTY CostPerProcess <SyncCostPerProcessFunc> SyncCostPerProcess;
+// Communication time of a call path on one process.
+PROPERTY CostPerProcess <CommCostPerProcessFunc> CommCostPerProcess;
+
+PROPERTY TEMPLATE PropertyOnAllProcesses
+  <PROPERTY x(Region, Experiment, Process, Region)>
+  (Region r, Experiment e, Region RankBasis) {
+
+    CONDITION:  Forall p IN e.processes SUCH THAT
+                  condition(x(r,e,p,RankBasis)) AND
+                  confidence(x(r,e,p,RankBasis)) ==1;
+    CONFIDENCE: 1;
+    SEVERITY:   max(severity(x(r,e,p,RankBasis)) WHERE p in e.processes);
+}
+
+// A call path does I/O on every process.
+PROPERTY PropertyOnAllProcesses <IoCostPerProcess> IoCostOnAllProcesses;
+// A call path synchronises on every process.
+PROPERTY PropertyOnAllProcesses <SyncCostPerProcess> SyncCostOnAllProcesses;
+// A call path communicates on every process.
+PROPERTY PropertyOnAllProcesses <CommCostPerProcess> CommCostOnAllProcesses;
