@@ -295,6 +295,8 @@ def asl_entries(path: Path) -> dict[str, tuple[dict, str]]:
             "description": "\n".join(comments[1:] + ["", entry.asl]).strip(),
             "diagnosis": f"Compiled from ASL: {path.name}, line {entry.line} (cosydb explain {entry.name}: its SQL).",
         }
+        if entry.params:
+            header["params"] = entry.params
         entries[entry.name] = (header, entry.sql)
     return entries
 

@@ -159,7 +159,17 @@ def test_malformed_specifications_are_one_line_errors(tmp_path):
 
 
 #: The seed's properties that the catalog also holds, hand-written: ASL name -> catalog name.
-RESTATED = {"TotalCost": "total_cost", "CommCost": "comm_cost", "SyncCost": "sync_cost", "IoCost": "io_cost"}
+RESTATED = {
+    "TotalCost": "total_cost",
+    "CommCost": "comm_cost",
+    "SyncCost": "sync_cost",
+    "IoCost": "io_cost",
+    "DominatingCommCall": "dominating_comm_call",
+    "FrequentCommunication": "frequent_communication",
+    "BigMessages": "big_messages",
+    "UnevenMpDistribution": "uneven_mp_distribution",
+    "LoadImbalanceAtBarrier": "load_imbalance_at_barrier",
+}
 
 
 def _rows(evaluation, name: str) -> dict:
@@ -187,9 +197,13 @@ def test_compiled_seed_properties_equal_the_hand_written_ones(real_db, trace):
         holding = 0
         for compiled, written in RESTATED.items():
             ours, theirs = _rows(evaluation, compiled), _rows(evaluation, written)
-            assert len(theirs) >= 5 and set(ours) == set(theirs), compiled
+            assert set(ours) == set(theirs), compiled
             for key, row in theirs.items():
-                assert all(_close(a, b) for a, b in zip(ours[key], row, strict=True)), (compiled, key, ours[key], row)
+                # condition, confidence and severity everywhere; value (which ASL does not
+                # define: the compiled one is the severity's time, DominatingCommCall's
+                # MaxCommTime, the catalog's the call's own time) where the condition holds
+                compared = range(4) if row[0] else range(3)
+                assert all(_close(ours[key][i], row[i]) for i in compared), (compiled, key, ours[key], row)
                 holding += bool(row[0])
         assert holding > 0  # not only rows whose condition is false
     finally:

@@ -116,6 +116,7 @@ class Entry:
     asl: str
     line: int
     unit: str
+    params: dict = field(default_factory=dict)  # catalog parameters: p_name -> {default, type, doc}
 
 
 class Compiler:
@@ -128,7 +129,8 @@ class Compiler:
         self.templates: dict[str, PropertyDef] = {}
         self.properties: dict[str, PropertyDef] = {}
         self.aliases: set[str] = set()
-        self.lets: list[str] = []  # the LET constants of the property being compiled, as columns
+        self.lets: list[str] = []  # the LET constants of the property being compiled, as lateral joins
+        self.params: dict = {}  # the catalog parameters it reads (constants bound to parameters)
         self._collect(parse(text, path))
 
     # -- errors -------------------------------------------------------------------------
@@ -218,7 +220,7 @@ class Compiler:
             errors = len(self.errors)
             sql, unit = self._compile_property(prop)
             if len(self.errors) == errors:
-                entries.append(Entry(prop.name, sql, prop.source, _position(prop.node)[0], unit))
+                entries.append(Entry(prop.name, sql, prop.source, _position(prop.node)[0], unit, dict(self.params)))
         return entries
 
     def _alias(self, name: str) -> str:
@@ -253,12 +255,15 @@ class Compiler:
         return Val("scalar", sql="null", type=ptype)
 
     def _compile_property(self, prop: PropertyDef, bindings: dict | None = None) -> tuple[str, str]:
-        self.aliases, self.lets = set(), []
+        self.aliases, self.lets, self.params = set(), [], {}
         env: dict[str, object] = dict(bindings if bindings is not None else prop.bindings)
         contexts, keys = [], {"callpath_id": "null::bigint", "region_id": "null::bigint", "location_id": "null::bigint"}
+        self.contexts = []
         for ptype, pname, pnode in prop.params:
             bound = self._parameter(ptype, pname, pnode, contexts, keys)
             env[pname.lower()] = bound
+            if bound.kind == "row":
+                self.contexts.append(pname)
         children = prop.body.children
         if children and children[0].data == "local_defs":
             for definition in children[0].children:
@@ -280,6 +285,17 @@ class Compiler:
             self.error(conditions, "either every condition has an id or none has")
         if len(set(ids)) != len(ids):
             self.error(conditions, "a condition id is given twice")
+        # typeof tests of a context in every condition delimit the rows
+        common = None
+        context_names = {pname.lower() for pname in self.contexts}
+        for cond in conditions.children:
+            texts = {
+                _source(self.text, c): c
+                for c in _conjuncts(cond.children[-1])
+                if _is_context_guard(c, context_names, self.model)
+            }
+            common = texts if common is None else {t: c for t, c in common.items() if t in texts}
+        guards = [self.boolean(c, env) for c in (common or {}).values()]
         confidence = self._guarded(confidences, env, ids, "confidence")
         severity = self._guarded(severities, env, ids, "severity")
         rows = []
@@ -301,10 +317,29 @@ class Compiler:
                 f"        ({value_sql or 'null'})::double as value,\n"
                 "        null::varchar as details\n"
                 f"    from {' cross join '.join(contexts) if contexts else '(select 1)'}{lets}\n"
-                ")"
+                + (f"    where {' and '.join(guards)}\n" if guards else "")
+                + ")"
             )
         unit = "s" if all(value for _, value in severity.values()) else "ratio"
-        return _jinja("\n\nunion all\n\n".join(rows)), unit
+        if len(rows) == 1:
+            return _jinja(rows[0]), unit
+        # several conditions: the property holds where one does, its confidence and severity
+        # the MAX over those that hold (report, figure 3.2), condition_id lists them
+        merged = (
+            "select\n"
+            "    callpath_id,\n"
+            "    region_id,\n"
+            "    location_id,\n"
+            "    string_agg(condition_id, ',' order by severity desc) filter (where condition) as condition_id,\n"
+            "    bool_or(condition) as condition,\n"
+            "    coalesce(max(confidence) filter (where condition), max(confidence)) as confidence,\n"
+            "    coalesce(max(severity) filter (where condition), max(severity)) as severity,\n"
+            "    coalesce(arg_max(value, severity) filter (where condition), arg_max(value, severity)) as value,\n"
+            "    null::varchar as details\n"
+            "from (\n" + "\n\nunion all\n\n".join(rows) + "\n)\n"
+            "group by callpath_id, region_id, location_id"
+        )
+        return _jinja(merged), unit
 
     def _parameter(self, ptype, pname: str, node, contexts: list, keys: dict) -> Val:
         if isinstance(ptype, SetOf) or self.model.cls(ptype) is None:
@@ -413,6 +448,10 @@ class Compiler:
             spec = self.model.constants[name.lower()]
             if "class" in spec:
                 return Val("object", sql=str(spec["key"]), cls=spec["class"])
+            if "parameter" in spec:  # a threshold the user sets: --param p_name=value
+                sql_type = {"float": "DOUBLE", "int": "BIGINT", "boolean": "BOOLEAN"}.get(spec["type"], "VARCHAR")
+                self.params[spec["parameter"]] = {"default": spec["default"], "type": sql_type, "doc": spec["doc"]}
+                return Val("scalar", sql=f"${spec['parameter']}", type=spec["type"])
             return Val("scalar", sql=str(spec["sql"]), type=spec["type"])
         if self.model.cls(name) is not None:
             return Val("class", cls=self.model.cls(name).name)
@@ -433,7 +472,15 @@ class Compiler:
         return Val("scalar", sql="(" + " or ".join(self.boolean(c, env) for c in node.children) + ")", type="boolean")
 
     def _and_expr(self, node, env) -> Val:
-        return Val("scalar", sql="(" + " and ".join(self.boolean(c, env) for c in node.children) + ")", type="boolean")
+        """A conjunction; after ``typeof(x) == C`` the conjuncts to its right read x as a C
+        (the report's ``typeof(x.region)==FuncCall AND typeof(x.region.CalledFunc)==...``)."""
+        parts = []
+        for child in node.children:
+            parts.append(self.boolean(child, env))
+            narrowed = _typeof_test(child)
+            if narrowed is not None and self.model.cls(narrowed[1]) is not None:
+                env = {**env, ("narrow", _source(self.text, narrowed[0]).lower()): self.model.cls(narrowed[1]).name}
+        return Val("scalar", sql="(" + " and ".join(parts) + ")", type="boolean")
 
     def _neg(self, node, env) -> Val:
         return Val("scalar", sql=f"(-{self.numeric(node.children[0], env)})", type="float")
@@ -531,6 +578,9 @@ class Compiler:
         if base.kind not in ("row", "object", "unique"):
             return self.error(node, f"{_describe(base)} has no attribute '{name}'")
         cls = base.cls if base.kind != "unique" else base.src.element
+        narrowed = env.get(("narrow", _source(self.text, node.children[0]).lower()))
+        if narrowed is not None and self.model.is_subclass(narrowed, cls):
+            cls = narrowed
         attribute = self.model.attribute(cls, name)
         if attribute is None:
             return self.error(
@@ -547,9 +597,14 @@ class Compiler:
             how = {"column": how}
         expression = how.get("sql") or f"{{row}}.{how['column']}"
         value = self._read(base, expression, mapping)
-        target = how.get("class") or (attribute.type if self.model.cls(attribute.type) else None)
-        if target is not None and self.model.cls(target) is not None and how.get("class"):
-            return Val("object", sql=value, cls=attribute.type if self.model.cls(attribute.type) else target)
+        if how.get("class"):  # a reference: to the class cosydb supplies (FuncCall for a Region)
+            supplied = self.model.cls(how["class"]).name
+            declared = attribute.type if isinstance(attribute.type, str) and self.model.cls(attribute.type) else None
+            return Val(
+                "object",
+                sql=value,
+                cls=declared if declared and not self.model.is_subclass(supplied, declared) else supplied,
+            )
         vtype = attribute.type if attribute.type in ("int", "float", "boolean", "String", "DateTime") else "String"
         return Val("scalar", sql=value, type=vtype)
 
@@ -563,7 +618,7 @@ class Compiler:
         alias = self._alias("o")
         inner = expression.replace("{row}", alias)
         rows = f"select any_value({inner}) from {{ref:{mapping.relation}}} as {alias}"
-        if not mapping.key:  # the Experiment: the one row of its relation
+        if not mapping.key or not base.sql:  # the Experiment: the one row of its relation
             return f"({rows})"
         return f"({rows} where {alias}.{mapping.key} = {base.sql})"
 
@@ -792,6 +847,62 @@ def _definition(node: lark.Tree) -> Definition:
         else []
     )
     return Definition(name, dtype, params, children[0] if children else None, node)
+
+
+def _conjuncts(node) -> list:
+    """The top-level operands of a conjunction (the node itself if it is none)."""
+    if isinstance(node, lark.Tree) and node.data == "and_expr":
+        return [c for child in node.children for c in _conjuncts(child)]
+    return [node]
+
+
+def _typeof_test(node) -> tuple | None:
+    """(the tested expression's node, the class name) of ``typeof(x) == Class``, else None."""
+    if not (isinstance(node, lark.Tree) and node.data == "comparison" and str(node.children[1]) == "=="):
+        return None
+    call, cls = node.children[0], node.children[2]
+    if not (isinstance(call, lark.Tree) and call.data == "call" and str(call.children[0]).lower() == "typeof"):
+        return None
+    if not (isinstance(cls, lark.Tree) and cls.data == "name") or len(call.children[1].children) != 1:
+        return None
+    return call.children[1].children[0], str(cls.children[0])
+
+
+def _is_context_guard(node, contexts: set, model: DataModel) -> bool:
+    """A test of what the context is, not of what was measured there: it reads only
+    context parameters, their attributes (r.CalledFunc.Name), typeof, literals and names
+    of classes and enum values; no function call, set or aggregate. Such a conjunct of
+    every condition delimits the property's rows (a context that fails it is outside the
+    property, as one outside its parameter's class; the catalog's properties of MPI
+    calls have rows for those calls only) rather than being a condition that fails.
+    ``contexts``: the names of the parameters that are contexts (lower case)."""
+
+    def static(n) -> bool:
+        if isinstance(n, lark.Token):
+            return True
+        if n.data in ("comparison", "or_expr", "and_expr", "not_", "string", "number"):
+            return all(static(c) for c in n.children)
+        if n.data == "attribute":
+            return static(n.children[0])
+        if n.data == "name":
+            return True  # a context, a class or an enum value (anything else is no guard: checked below)
+        if n.data == "call" and str(n.children[0]).lower() == "typeof":
+            return all(static(c) for c in n.children[1].children)
+        return False
+
+    def names(n) -> set:
+        if isinstance(n, lark.Token):
+            return set()
+        if n.data == "name":
+            return {str(n.children[0]).lower()}
+        if n.data == "attribute":
+            return names(n.children[0])
+        return {x for c in n.children for x in names(c)}
+
+    if not (isinstance(node, lark.Tree) and static(node)):
+        return False
+    read = names(node)
+    return bool(read & contexts) and all(n in contexts or n in model.classes or n in model.enum_values for n in read)
 
 
 def _cond_id(node) -> str:

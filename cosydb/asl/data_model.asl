@@ -5,8 +5,8 @@
 //     Greater, Equal and '}'.
 //   - Machine is declared twice with the same member: declared once.
 //   - MPIRegion, the parameter type of Summary, Duration and ProcessProfiles (Appendix
-//     C), is declared nowhere: declared here as the regions whose summary is an
-//     MPISummary, i.e. Region itself (class MPIRegion extends Region).
+//     C), is declared nowhere, and the report passes FuncCalls, Functions and the rank
+//     basis to them: read as Region (cosydb/asl/model.py, SYNONYMS).
 //   - Exit's member list continues after a page break (InstInstr ... StoreInstr): joined.
 //   - MPISummary's "Instinstr" and Exit's "InstInstr" are kept as written.
 //   - Experiment declares no set of processes, which the report's properties read as
@@ -93,9 +93,6 @@ class Machine {
 
 class MPIApplication extends Application {
     MPITypes.ParadigmType Paradigm;  // defines implemented paradigm
-}
-
-class MPIRegion extends Region {
 }
 
 class Function extends Region {

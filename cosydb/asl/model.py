@@ -14,6 +14,11 @@ import yaml
 from ..errors import CosyError
 from .parser import parse
 
+#: Class names the report uses but never declares, and the class they are read as:
+#: MPIRegion types the parameters of Summary, Duration and ProcessProfiles (Appendix C),
+#: which the report calls with FuncCalls, Functions and the rank basis, all Regions.
+SYNONYMS = {"mpiregion": "region"}
+
 PRIMITIVES = {"int": "int", "float": "float", "boolean": "boolean", "string": "String", "datetime": "DateTime"}
 
 
@@ -65,7 +70,7 @@ class DataModel:
         self.parameters = {name.lower(): spec for name, spec in (supplied.get("parameters") or {}).items()}
 
     def cls(self, name: str) -> Class | None:
-        return self.classes.get(name.lower())
+        return self.classes.get(SYNONYMS.get(name.lower(), name.lower()))
 
     def ancestors(self, name: str) -> list[str]:
         """The class and its superclasses, nearest first."""
@@ -76,7 +81,8 @@ class DataModel:
         return chain
 
     def is_subclass(self, name: str, of: str) -> bool:
-        return of.lower() in (a.lower() for a in self.ancestors(name))
+        target = self.cls(of)
+        return target is not None and target.name in self.ancestors(name)
 
     def attribute(self, class_name: str, name: str) -> Attribute | None:
         for ancestor in self.ancestors(class_name):

@@ -66,6 +66,90 @@ PROPERTY Cost<SyncCostFunc> SyncCost;
 // Time a call path spends in I/O, over all processes.
 PROPERTY Cost<IoCostFunc> IoCost;
 
+// 3.4.1.6 DominatingCommCall
+
+// The call of an MPI communication function with the largest time over all processes.
+PROPERTY DominatingCommCall(FuncCall r, Experiment e, Region RankBasis){
+LET
+  setof MPISummary CommSummaries=
+    {x IN e.profile
+     WITH
+       x.Proc==ALLPROCESSES AND typeof(x.region)==FuncCall
+     AND
+       typeof(x.region.CalledFunc)==MPICommFunc};
+  float MaxCommTime = MAX(sum.Incl WHERE sum IN CommSummaries);
+IN
+  CONDITION: typeof(r.CalledFunc)==MPICommFunc AND
+             Duration(r,e)==MaxCommTime;
+  CONFIDENCE: 1;
+  SEVERITY: MaxCommTime/Duration(RankBasis,e);
+}
+
+// 3.4.1.7 FrequentCommunication
+
+// An MPI communication call with little time per execution.
+PROPERTY FrequentCommunication (FuncCall r, Experiment e, Region RankBasis){
+LET
+  float Cost = Duration(r,e);
+IN
+  CONDITION: typeof(r.CalledFunc)==MPICommFunc AND Cost>0 AND
+             Cost/Summary(r,e).NrExecutions<SmallMessagesThreshold;
+  CONFIDENCE: 1;
+  SEVERITY:   Cost/Duration(RankBasis,e);
+}
+
+// 3.4.1.8 BigMessages
+
+// An MPI communication call that moves many bytes per execution.
+PROPERTY BigMessages (FuncCall r, Experiment e, Region RankBasis){
+LET
+  float Cost = Summary(r,e).CommTime;
+  int AvgLength = summary(r,e).MessageLength/
+                 summary(r,e).NrExecutions;
+IN
+  CONDITION: typeof(r.CalledFunc)==MPICommFunc AND Cost>0 AND
+             AvgLength>BigMessagesThreshold;
+  CONFIDENCE: 1;
+  SEVERITY:   Cost/Duration(RankBasis,e);
+}
+
+// 3.4.1.11 UnevenMpDistribution
+
+// An MPI communication call whose time differs much between the processes.
+PROPERTY UnevenMpDistribution(FuncCall r, Experiment e,
+                             Region RankBasis)
+{
+LET
+  float deviation=stdev(s.Incl WHERE s IN ProcessProfiles(r,e));
+IN
+  CONDITION: typeof(r.CalledFunc)==MPICommFunc AND
+             deviation > uneven_threshold * summary(r,e).Incl/
+             e.nr_processors;
+  CONFIDENCE: 1;
+  SEVERITY: summary(r,e).Incl/Duration(RankBasis,e);
+}
+
+// 3.4.1.12 LoadImbalanceAtBarrier
+// The report writes the conditions "(COND1) r.CalledFunc.Name==MPI_Barrier AND max_wait>0
+// || (COND2) ...": "||" read as OR, max_wait as MaxWait, and the unquoted MPI_Barrier as
+// the class of barrier functions, MPISyncFunc (MPI_Barrier and MPI_Ibarrier).
+
+// An MPI barrier that processes reach at different times.
+PROPERTY LoadImbalanceAtBarrier(FuncCall r, Experiment e, Region RankBasis){
+LET
+  float MaxTime=max( x.Incl WHERE x IN ProcessProfiles(r,e) );
+  float MinTime=min( x.Incl WHERE x IN ProcessProfiles(r,e) );
+  float MaxWait=MaxTime - MinTime;
+IN
+  CONDITION: (COND1) typeof(r.CalledFunc)==MPISyncFunc AND
+             MaxWait>0
+             OR (COND2) typeof(r.CalledFunc)==MPISyncFunc AND
+             summary(r,e).IdleTime>0;
+  CONFIDENCE: 1;
+  SEVERITY: MAX((COND1)->MaxWait/(Duration(RankBasis,e)/e.nr_processors),
+                (COND2)->Summary(r,e).IdleTime/Duration(RankBasis,e));
+}
+
 // 3.2 Property templates and metaproperties
 
 PROPERTY TEMPLATE CostPerProcess <float CostFunc(MPISummary)>

@@ -117,8 +117,8 @@ cross join {{ ref('rank_basis') }} as rank_basis
 {#- DominatingCommFunction / DominatingCommCall (ASL §3.4.1.5-6): candidates
     holds one row per function (region_id) or call (callpath_id) with its Incl
     over all processes (value) and details; CONDITION value == MAX value,
-    CONFIDENCE 1, SEVERITY value / Duration(RankBasis, e) (MaxCommTime / ...
-    for the dominating one). -#}
+    CONFIDENCE 1, SEVERITY MaxCommTime / Duration(RankBasis, e) on every row, as
+    the report writes it (the dominating one's own share). -#}
 {% macro dominating(candidates) -%}
 select
     callpath_id,
@@ -127,7 +127,7 @@ select
     null::varchar as condition_id,
     {{ evaluable('value = max(value) over () and value > 0', 'rank_basis.basis_s') }} as condition,
     1.0::double as confidence,
-    {{ ratio('value', 'rank_basis.basis_s') }} as severity,
+    {{ ratio('max(value) over ()', 'rank_basis.basis_s') }} as severity,
     value,
     details
 from {{ candidates }}
