@@ -278,8 +278,9 @@ def asl_entries(path: Path) -> dict[str, tuple[dict, str]]:
     """The properties of an ASL specification, compiled: name -> (header, SQL). The
     comment lines right above a property are its info (the first) and description."""
     from .asl.compiler import compile_text
+    from .asl.parser import read
 
-    text = path.read_text()
+    text = read(path)
     lines = text.splitlines()
     entries = {}
     for entry in compile_text(path, text):

@@ -657,9 +657,10 @@ def asl_check(files: list[Path] = typer.Argument(..., help="ASL specification(s)
     Example: cosydb asl check my_properties.asl
     """
     from .asl.compiler import check
+    from .asl.parser import read
 
     def body():
-        return [error for path in files for error in check(path, _read_text(path))]
+        return [error for path in files for error in check(path, read(path))]
 
     errors = _guard(body)
     for error in errors:
@@ -684,13 +685,6 @@ def asl_compile(
     written = _guard(lambda: write_properties(file, output))
     for path in written:
         out.print(str(path))
-
-
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_text()
-    except UnicodeDecodeError:
-        raise CosyError(path, "not a text file") from None
 
 
 @app.command()

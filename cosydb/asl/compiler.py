@@ -15,8 +15,13 @@ How ASL reads as SQL:
   a of S's element (``any_value``: the report's "selects arbitrarily one element");
   ``SUM/COUNT/MAX/MIN/AVG/STDEV(e WHERE x IN S)`` an aggregate over it;
   ``FORALL/EXISTS/NEXISTS x IN S SUCH THAT p`` (NOT) EXISTS subqueries;
-- objects compare by their key; ``typeof(o) == C`` holds when o is a C (or a subclass);
+- objects compare by their key; ``typeof(o) == C`` holds when o is a C (or a subclass),
+  and in ``A AND B`` B reads o as a C after A tests it;
+- a conjunct of every condition that tests only what the context is (its class, name,
+  enum attributes) delimits the rows; several conditions merge as the MAX over those
+  that hold;
 - ``a / b`` is NULL where b is 0, as every ratio of the catalog.
+See docs/asl.md.
 """
 
 from __future__ import annotations
@@ -34,10 +39,11 @@ NUMERIC = {"int", "float"}
 AGGREGATES = {"sum": "sum", "count": "count", "max": "max", "min": "min", "avg": "avg", "stdev": "stddev_pop"}
 #: Functions of the language itself (report §3.1) and of arithmetic.
 BUILTINS = {"unique", "union", "intersection", "typeof", "condition", "confidence", "severity", "sqrt", "exp", "abs"}
-_RESERVED = {"all", "and", "as", "asc", "by", "case", "desc", "do", "else", "end", "from", "group", "in", "is", "not"}
 #: The columns of a result row.
 RESULT_COLUMNS = ("callpath_id", "region_id", "location_id", "condition_id", "condition", "confidence", "severity")
 RESULT_COLUMNS += ("value", "details")
+#: SQL keywords an alias made from an ASL name must not be.
+_RESERVED = {"all", "and", "as", "asc", "by", "case", "desc", "do", "else", "end", "from", "group", "in", "is", "not"}
 _RESERVED |= {"null", "on", "or", "order", "select", "table", "then", "to", "union", "user", "when", "where", "with"}
 
 
@@ -80,7 +86,6 @@ class Val:
     src: Source | None = None
     many: bool = False
     args: list = field(default_factory=list)
-    node: object = None
 
 
 ERROR = Val("error")
@@ -90,15 +95,14 @@ ERROR = Val("error")
 class Definition:
     name: str
     type: object
-    params: list  # [(type, name)]
+    params: list  # [(type, name, node)]
     body: lark.Tree | None
-    node: lark.Tree
 
 
 @dataclass
 class PropertyDef:
     name: str
-    params: list  # [(type, name)]
+    params: list  # [(type, name, node)]
     body: lark.Tree
     node: lark.Tree
     template_params: list = field(default_factory=list)  # [("function"|"property", name, node)]
@@ -644,13 +648,11 @@ class Compiler:
         projection = (
             parts.pop(0).children[0] if isinstance(parts[0], lark.Tree) and parts[0].data == "projection" else None
         )
-        variable, domain = str(parts[0]), self.expr(parts[1], env)
+        variable, domain = str(parts[0]), self._domain(parts[1], env, str(parts[0]))
         predicate = parts[2].children[0] if len(parts) > 2 else None
-        if domain.kind == "error":
+        if domain is None:
             return ERROR
-        if domain.kind != "set":
-            return self.error(parts[1], f"{variable} ranges over a set, not over {_describe(domain)}")
-        src, scope = self._bind(variable, domain.src, env)
+        src, scope = self._bind(variable, domain, env)
         where = [self.boolean(predicate, scope)] if predicate is not None else []
         if projection is None:
             return Val("set", src=Source(src.relation, src.alias, [*src.where, *where], src.element))
@@ -670,14 +672,22 @@ class Compiler:
             scope[variable.lower()] = Val("scalar", sql=f"{src.alias}.value", type=src.element)
         return src, scope
 
+    def _domain(self, node, env, ranging: str) -> Source | None:
+        """The rows a variable ranges over; None (the problem reported) if ``node`` is no set."""
+        domain = self.expr(node, env)
+        if domain.kind == "error":
+            return None
+        if domain.kind != "set":
+            self.error(node, f"{ranging} ranges over a set, not over {_describe(domain)}")
+            return None
+        return domain.src
+
     def _aggregate(self, node, env) -> Val:
         function, expr, variable, domain_node = node.children
-        domain = self.expr(domain_node, env)
-        if domain.kind == "error":
+        domain = self._domain(domain_node, env, str(variable))
+        if domain is None:
             return ERROR
-        if domain.kind != "set":
-            return self.error(domain_node, f"{variable} ranges over a set, not over {_describe(domain)}")
-        src, scope = self._bind(str(variable), domain.src, env)
+        src, scope = self._bind(str(variable), domain, env)
         value = self.expr(expr, scope)
         name = AGGREGATES[str(function).lower()]
         if value.kind != "scalar" and name != "count":
@@ -688,14 +698,12 @@ class Compiler:
 
     def _quantified(self, node, env) -> Val:
         quantifier, variables, domain_node, predicate = node.children
-        domain = self.expr(domain_node, env)
-        if domain.kind == "error":
+        domain = self._domain(domain_node, env, str(quantifier))
+        if domain is None:
             return ERROR
-        if domain.kind != "set":
-            return self.error(domain_node, f"{quantifier} ranges over a set, not over {_describe(domain)}")
         scope, sources = env, []
         for variable in variables.children:
-            src, scope = self._bind(str(variable), domain.src, scope)
+            src, scope = self._bind(str(variable), domain, scope)
             sources.append(src)
         condition = self.boolean(predicate, scope)
         froms = ", ".join(f"{src.relation} as {src.alias}" for src in sources)
@@ -717,14 +725,14 @@ class Compiler:
             for argument in arguments:
                 self.expr(argument, env)
             if bound.cls == "property":
-                return Val("property", sql="", args=[], node=node)
+                return Val("property", sql="", args=[])
             return self._symbol(bound.type, name)
         if isinstance(bound, Val) and bound.kind == "function":
             lname = bound.sql
         elif isinstance(bound, Val) and bound.kind == "property":
-            return Val("property", sql=bound.sql, args=[self.expr(a, env) for a in arguments], node=node)
+            return Val("property", sql=bound.sql, args=[self.expr(a, env) for a in arguments])
         elif lname in self.properties:
-            return Val("property", sql=lname, args=[self.expr(a, env) for a in arguments], node=node)
+            return Val("property", sql=lname, args=[self.expr(a, env) for a in arguments])
         if lname in BUILTINS and lname not in self.functions:
             return self._builtin(lname, node, arguments, env)
         overloads = [d for d in self.functions.get(lname, []) if len(d.params) == len(arguments)]
@@ -846,7 +854,7 @@ def _definition(node: lark.Tree) -> Definition:
         if children and isinstance(children[0], lark.Tree) and children[0].data == "params"
         else []
     )
-    return Definition(name, dtype, params, children[0] if children else None, node)
+    return Definition(name, dtype, params, children[0] if children else None)
 
 
 def _conjuncts(node) -> list:

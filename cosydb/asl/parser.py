@@ -79,6 +79,14 @@ def _found(token: lark.Token) -> str:
     return "the end of the file" if token.type == "$END" else f"'{token.value}'"
 
 
+def read(path: Path) -> str:
+    """The text of an ASL file; one that is not text is a user's error."""
+    try:
+        return path.read_text()
+    except UnicodeDecodeError:
+        raise CosyError(path, "not a text file (an ASL specification is text)") from None
+
+
 def parse(text: str, path: str | Path = "<asl>") -> lark.Tree:
     """The syntax tree of ASL ``text`` (``path`` names it in errors)."""
     try:
