@@ -651,8 +651,9 @@ app.add_typer(asl_app, name="asl")
 
 @asl_app.command("check")
 def asl_check(files: list[Path] = typer.Argument(..., help="ASL specification(s).")):
-    """Parse and type-check ASL against the data model: one line per problem
-    (file:line:column: problem), exit code 1 if there is any.
+    """Parse and type-check ASL against the data model, one line per problem.
+
+    Each problem reads file:line:column: problem; the exit code is 1 if there is one.
 
     Example: cosydb asl check my_properties.asl
     """
@@ -675,8 +676,9 @@ def asl_compile(
     file: Path = typer.Argument(..., help="ASL specification."),
     output: Path = typer.Option(..., "-o", "--output", help="Directory to write one property file per property to."),
 ):
-    """Compile ASL properties to property files of the catalog (run them with
-    cosydb report --properties-dir DIR).
+    """Compile ASL properties to property files of the catalog.
+
+    Run them with cosydb report --properties-dir DIR.
 
     Example: cosydb asl compile my_properties.asl -o my_properties/
     """
