@@ -33,6 +33,13 @@ def _fail(message: str, code: int = 2):
     raise typer.Exit(code)
 
 
+def _property_sources(properties_dir: list[Path] | None, asl: list[str] | None) -> list[Path]:
+    """The plug-in directories and ASL specifications (files, or built-in names) to load."""
+    from .catalog import asl_specification
+
+    return [*(properties_dir or ()), *map(asl_specification, asl or ())]
+
+
 def _check_format(fmt: str, allowed: tuple[str, ...]) -> None:
     if fmt not in allowed:
         _fail(f"--format: '{fmt}' is not one of {', '.join(allowed)}")
@@ -69,6 +76,12 @@ def _guard(function):
         )
 
 
+_ASL = typer.Option(
+    None,
+    "--asl",
+    help="ASL specification whose properties to evaluate too: a file, or mpi for the report's MPI "
+    "properties (repeatable; see cosydb asl).",
+)
 _SPARK_MASTER = typer.Option(
     None, "--spark-master", help="With --engine spark: the Spark master URL (default local[*])."
 )
@@ -297,12 +310,7 @@ def report(
     properties_dir: list[Path] | None = typer.Option(
         None, "--properties-dir", help="Directory of plug-in property files (repeatable)."
     ),
-    asl: list[str] | None = typer.Option(
-        None,
-        "--asl",
-        help="ASL specification whose properties to evaluate too: a file, or mpi for the report's MPI "
-        "properties (repeatable; see cosydb asl).",
-    ),
+    asl: list[str] | None = _ASL,
     param: list[str] | None = typer.Option(None, "--param", help="Property parameter p_name=value (repeatable)."),
     baseline: str | None = typer.Option(
         None,
@@ -350,7 +358,6 @@ def report(
     Example: cosydb report run.cosydb --threshold 0.01 --rank-basis main --property late_sender;
     cosydb report run.cosydb --format html -o report.html
     """
-    from .catalog import asl_specification
     from .report import run
 
     _check_format(fmt, ("table", "json", "csv", "html"))
@@ -374,7 +381,7 @@ def report(
             rank_basis,
             region,
             prop,
-            [*(properties_dir or ()), *map(asl_specification, asl or ())],
+            _property_sources(properties_dir, asl),
             params,
             baseline,
             memory_limit,
@@ -561,6 +568,7 @@ def properties(
         None, "--properties-dir", help="Directory of plug-in property files (repeatable)."
     ),
     fmt: str = typer.Option("table", "--format", help="table, or markdown (the catalog document, docs/properties.md)."),
+    asl: list[str] | None = _ASL,
 ):
     """List the property catalog: name, kind, unit, one-line description, as a tree.
 
@@ -570,7 +578,7 @@ def properties(
     from .catalog import tree_order
 
     _check_format(fmt, ("table", "markdown"))
-    catalog = _guard(lambda: load_catalog(properties_dir or ()))
+    catalog = _guard(lambda: load_catalog(_property_sources(properties_dir, asl)))
     if fmt == "markdown":
         from .docs import properties_markdown
 
@@ -602,6 +610,7 @@ def explain(
     properties_dir: list[Path] | None = typer.Option(
         None, "--properties-dir", help="Directory of plug-in property files (repeatable)."
     ),
+    asl: list[str] | None = _ASL,
 ):
     """Show a property's definition, its parameters and the SQL it renders to.
 
@@ -611,7 +620,7 @@ def explain(
     from .engine import render
 
     def body():
-        catalog = load_catalog(properties_dir or ())
+        catalog = load_catalog(_property_sources(properties_dir, asl))
         if name not in catalog:
             raise CosyError(name, "no such property (see `cosydb properties`)")
         prop = catalog[name]
