@@ -164,6 +164,7 @@ RESTATED = {
     "CommCost": "comm_cost",
     "SyncCost": "sync_cost",
     "IoCost": "io_cost",
+    "DominatingCommFunction": "dominating_comm_function",
     "DominatingCommCall": "dominating_comm_call",
     "FrequentCommunication": "frequent_communication",
     "BigMessages": "big_messages",

@@ -86,6 +86,7 @@ class Val:
     src: Source | None = None
     many: bool = False
     args: list = field(default_factory=list)
+    keys: dict = field(default_factory=dict)  # a reference to one of several classes: class -> key SQL
 
 
 ERROR = Val("error")
@@ -135,6 +136,7 @@ class Compiler:
         self.aliases: set[str] = set()
         self.lets: list[str] = []  # the LET constants of the property being compiled, as lateral joins
         self.params: dict = {}  # the catalog parameters it reads (constants bound to parameters)
+        self.let_values: dict = {}  # its LET constants compiled so far: id(definition) -> Val
         self._collect(parse(text, path))
 
     # -- errors -------------------------------------------------------------------------
@@ -237,8 +239,8 @@ class Compiler:
         self.aliases.add(alias)
         return alias
 
-    def _relation(self, class_name: str, node) -> tuple[str, str | None, list[str]] | None:
-        """The relation, key and class filter (SQL with {row}) of a class."""
+    def _relation(self, class_name: str, node) -> tuple[str, str | None, list[str], str | None] | None:
+        """The relation (SQL), key, class filter (SQL with {row}) and result column of a class."""
         mapping = self.model.mapping(class_name)
         if mapping is None:
             self.error(node, f"class {class_name} has no mapping in the supplied data specification")
@@ -248,7 +250,7 @@ class Compiler:
             where = self.model.own_mapping_where(ancestor)
             if where:
                 filters.append(where)
-        return f"{{ref:{mapping.relation}}}", mapping.key, filters
+        return mapping.sql, mapping.key, filters, mapping.result_column
 
     def _symbol(self, ptype, pname: str) -> Val:
         """A parameter of a definition checked on its own: a row of its class, or a value."""
@@ -259,7 +261,7 @@ class Compiler:
         return Val("scalar", sql="null", type=ptype)
 
     def _compile_property(self, prop: PropertyDef, bindings: dict | None = None) -> tuple[str, str]:
-        self.aliases, self.lets, self.params = set(), [], {}
+        self.aliases, self.lets, self.params, self.let_values = set(), [], {}, {}
         env: dict[str, object] = dict(bindings if bindings is not None else prop.bindings)
         contexts, keys = [], {"callpath_id": "null::bigint", "region_id": "null::bigint", "location_id": "null::bigint"}
         self.contexts = []
@@ -360,14 +362,11 @@ class Compiler:
         found = self._relation(ptype, node)
         if found is None:
             return ERROR
-        relation, key, filters = found
+        relation, key, filters, column = found
         alias = self._alias(pname)
         where = " and ".join(f.replace("{row}", alias) for f in filters)
         contexts.append(
             f"(select * from {relation} as {alias} where {where}) as {alias}" if where else f"{relation} as {alias}"
-        )
-        column = {"callpaths": "callpath_id", "region_classes": "region_id", "processes": "location_id"}.get(
-            relation[5:-1]
         )
         if column is None or keys[column] != "null::bigint":
             return self.error(node, f"parameter {pname}: a {ptype} is no context of a result row (or is given twice)")
@@ -437,15 +436,16 @@ class Compiler:
     def _name(self, node, env) -> Val:
         name = str(node.children[0])
         bound = env.get(name.lower())
-        if isinstance(bound, tuple):  # a LET constant: compiled where first used
+        if isinstance(bound, tuple):  # a LET constant: compiled where first used, once
             _, definition, scope = bound
-            value = self.expr(definition.body, scope)
-            if value.kind == "scalar":  # computed once per context, in a lateral join
-                alias = self._alias(definition.name)
-                self.lets.append(f"cross join lateral (select {value.sql} as value) as {alias}")
-                value = Val("scalar", sql=f"{alias}.value", type=value.type)
-            env[name.lower()] = value
-            return value
+            if id(definition) not in self.let_values:
+                value = self.expr(definition.body, scope)
+                if value.kind == "scalar":  # computed once per context, in a lateral join
+                    alias = self._alias(definition.name)
+                    self.lets.append(f"cross join lateral (select {value.sql} as value) as {alias}")
+                    value = Val("scalar", sql=f"{alias}.value", type=value.type)
+                self.let_values[id(definition)] = value
+            return self.let_values[id(definition)]
         if bound is not None:
             return bound
         if name.lower() in self.model.constants:
@@ -522,7 +522,30 @@ class Compiler:
         sql_op = {"==": "=", "!=": "<>"}.get(op, op)
         return Val("scalar", sql=f"({left.sql} {sql_op} {right.sql})", type="boolean")
 
-    def _key(self, value: Val, node) -> tuple[str, bool] | None:
+    def _chosen_key(self, value: Val, cls: str | None) -> str | None:
+        """The key SQL of a reference to several classes when read as a ``cls``."""
+        if cls is None:
+            return None
+        for name, sql in value.keys.items():
+            if self.model.is_subclass(cls, name):
+                return sql
+        # a superclass (Region): the key of the class whose objects cosydb supplies for it
+        supplied = self.model.mapping(cls)
+        for name, sql in value.keys.items():
+            mapping = self.model.mapping(name)
+            if supplied is not None and mapping is not None and mapping.relation == supplied.relation:
+                return sql
+        return None
+
+    def _key(self, value: Val, node, other: str | None = None) -> tuple[str, bool] | None:
+        """(key SQL, whether it may return several rows) of an object; ``other``: the class of
+        what it is compared with (which key a reference to several classes uses)."""
+        if value.keys:
+            chosen = self._chosen_key(value, other)
+            if chosen is None:
+                self.error(node, f"a {value.cls} of several classes compares only with an object of one of them")
+                return None
+            return chosen, False
         if value.kind == "row":
             mapping = self.model.mapping(value.cls)
             if mapping is None or not mapping.key:
@@ -541,7 +564,7 @@ class Compiler:
             and not (self.model.is_subclass(left.cls, right.cls) or self.model.is_subclass(right.cls, left.cls))
         ):
             return self.error(node, f"a {left.cls} is never a {right.cls}")
-        a, b = self._key(left, node), self._key(right, node)
+        a, b = self._key(left, node, right.cls), self._key(right, node, left.cls)
         if a is None or b is None:
             return Val("scalar", sql="null", type="boolean")
         (a_sql, a_many), (b_sql, b_many) = a, b
@@ -556,6 +579,13 @@ class Compiler:
 
     def _is_a(self, obj: Val, class_name: str, node) -> str:
         """SQL: ``obj`` is a ``class_name`` (or of a subclass)."""
+        if obj.keys:  # a reference to one of several classes: that one's key is set
+            chosen = self._chosen_key(obj, class_name)
+            if chosen is None:
+                return "false"
+            owner = next(name for name, sql in obj.keys.items() if sql == chosen)
+            test = self._is_a(Val("object", sql=chosen, cls=owner), class_name, node)
+            return f"({chosen} is not null and {test})"
         static = obj.cls if obj.kind != "unique" else obj.src.element
         if static is None:
             return "false"
@@ -566,7 +596,7 @@ class Compiler:
         found = self._relation(class_name, node)
         if found is None:
             return "null"
-        relation, key, filters = found
+        relation, key, filters, _ = found
         alias = self._alias("o")
         own = self._key(obj, node)
         if own is None:
@@ -585,6 +615,11 @@ class Compiler:
         narrowed = env.get(("narrow", _source(self.text, node.children[0]).lower()))
         if narrowed is not None and self.model.is_subclass(narrowed, cls):
             cls = narrowed
+        if base.keys:  # a reference to one of several classes: the one it was narrowed to
+            chosen = self._chosen_key(base, cls)
+            if chosen is None:
+                return self.error(node, f"'{name}': test which class this {cls} is first (typeof(...) == C AND ...)")
+            base = Val("object", sql=chosen, cls=cls)
         attribute = self.model.attribute(cls, name)
         if attribute is None:
             return self.error(
@@ -599,6 +634,9 @@ class Compiler:
             return self._set_attribute(base, attribute, how, node)
         if isinstance(how, str):
             how = {"column": how}
+        if how.get("keys"):  # a reference to one of several classes, each with its key column
+            keys = {self.model.cls(k).name: self._read(base, f"{{row}}.{c}", mapping) for k, c in how["keys"].items()}
+            return Val("object", sql="", cls=attribute.type, keys=keys)
         expression = how.get("sql") or f"{{row}}.{how['column']}"
         value = self._read(base, expression, mapping)
         if how.get("class"):  # a reference: to the class cosydb supplies (FuncCall for a Region)
@@ -621,7 +659,7 @@ class Compiler:
             return "(" + src.rows("any_value(" + expression.replace("{row}", src.alias) + ")") + ")"
         alias = self._alias("o")
         inner = expression.replace("{row}", alias)
-        rows = f"select any_value({inner}) from {{ref:{mapping.relation}}} as {alias}"
+        rows = f"select any_value({inner}) from {mapping.sql} as {alias}"
         if not mapping.key or not base.sql:  # the Experiment: the one row of its relation
             return f"({rows})"
         return f"({rows} where {alias}.{mapping.key} = {base.sql})"
@@ -633,7 +671,7 @@ class Compiler:
         found = self._relation(element, node)
         if found is None:
             return ERROR
-        relation, _, filters = found
+        relation, _, filters, _ = found
         alias = self._alias(attribute.name)
         where = [f.replace("{row}", alias) for f in filters]
         condition = how.get("where", "true") if isinstance(how, dict) else "true"
@@ -801,9 +839,7 @@ class Compiler:
             relation = self._relation(ptype, node)
             if relation is None:
                 return ERROR
-            column = {"callpaths": "callpath_id", "region_classes": "region_id", "processes": "location_id"}.get(
-                relation[0][5:-1]
-            )
+            column = relation[3]
             key = self._key(value, node)
             if column is None or key is None:
                 return self.error(node, f"'{prop.name}': its parameter {pname} is no context of its rows")

@@ -54,6 +54,18 @@ class Mapping:
     where: str | None
     attributes: dict
 
+    @property
+    def sql(self) -> str:
+        """The relation as SQL: a table or view of the catalog ({ref:name}), or a subquery."""
+        return self.relation if self.relation.lstrip().startswith("(") else f"{{ref:{self.relation}}}"
+
+    @property
+    def result_column(self) -> str | None:
+        """The column of a result row that names an object of this class (a context)."""
+        return {"callpaths": "callpath_id", "region_classes": "region_id", "processes": "location_id"}.get(
+            self.relation
+        )
+
 
 class DataModel:
     """The classes of the data model and their mappings."""
@@ -93,15 +105,15 @@ class DataModel:
 
     def mapping(self, class_name: str) -> Mapping | None:
         """The class's mapping, its attributes joined with its superclasses' (the nearest wins)."""
-        found, attributes = None, {}
+        found, attributes = {}, {}
         for ancestor in reversed(self.ancestors(class_name)):
             spec = self._mappings.get(ancestor.lower())
             if spec is None:
                 continue
             for name, how in (spec.get("attributes") or {}).items():
                 attributes[name.lower()] = how
-            found = spec
-        if found is None:
+            found.update({k: v for k, v in spec.items() if k in ("relation", "key", "where")})
+        if "relation" not in found:
             return None
         return Mapping(found["relation"], found.get("key"), found.get("where"), attributes)
 

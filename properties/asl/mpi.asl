@@ -66,6 +66,24 @@ PROPERTY Cost<SyncCostFunc> SyncCost;
 // Time a call path spends in I/O, over all processes.
 PROPERTY Cost<IoCostFunc> IoCost;
 
+// 3.4.1.5 DominatingCommFunction
+
+// The MPI communication function with the largest time over all its calls and processes.
+PROPERTY DominatingCommFunction(MPIFunction r, Experiment e, Region RankBasis){
+LET
+  setof MPISummary CommSummaries=
+    {x IN e.profile
+     WITH
+       x.Proc==ALLPROCESSES
+     AND
+       typeof(x.region)==MPICommFunc};
+  float MaxCommTime = MAX(sum.Incl WHERE sum IN CommSummaries);
+IN
+  CONDITION: typeof(r)==MPICommFunc AND Duration(r,e)==MaxCommTime;
+  CONFIDENCE: 1;
+  SEVERITY: MaxCommTime/Duration(RankBasis,e);
+}
+
 // 3.4.1.6 DominatingCommCall
 
 // The call of an MPI communication function with the largest time over all processes.
