@@ -245,12 +245,7 @@ class Compiler:
         if mapping is None:
             self.error(node, f"class {class_name} has no mapping in the supplied data specification")
             return None
-        filters = []
-        for ancestor in self.model.ancestors(class_name):
-            where = self.model.own_mapping_where(ancestor)
-            if where:
-                filters.append(where)
-        return mapping.sql, mapping.key, filters, mapping.result_column
+        return mapping.sql, mapping.key, mapping.filters, mapping.result_column
 
     def _symbol(self, ptype, pname: str) -> Val:
         """A parameter of a definition checked on its own: a row of its class, or a value."""

@@ -51,7 +51,7 @@ class Mapping:
 
     relation: str
     key: str | None
-    where: str | None
+    filters: list[str]  # which rows of relation are objects of the class: its and its superclasses' where
     attributes: dict
 
     @property
@@ -105,21 +105,19 @@ class DataModel:
 
     def mapping(self, class_name: str) -> Mapping | None:
         """The class's mapping, its attributes joined with its superclasses' (the nearest wins)."""
-        found, attributes = {}, {}
+        found, attributes, filters = {}, {}, []
         for ancestor in reversed(self.ancestors(class_name)):
             spec = self._mappings.get(ancestor.lower())
             if spec is None:
                 continue
             for name, how in (spec.get("attributes") or {}).items():
                 attributes[name.lower()] = how
-            found.update({k: v for k, v in spec.items() if k in ("relation", "key", "where")})
+            found.update({k: v for k, v in spec.items() if k in ("relation", "key")})
+            if spec.get("where"):
+                filters.insert(0, spec["where"])
         if "relation" not in found:
             return None
-        return Mapping(found["relation"], found.get("key"), found.get("where"), attributes)
-
-    def own_mapping_where(self, class_name: str) -> str | None:
-        spec = self._mappings.get(class_name.lower())
-        return spec.get("where") if spec else None
+        return Mapping(found["relation"], found.get("key"), filters, attributes)
 
 
 def type_of(node: lark.Tree):
