@@ -201,9 +201,32 @@ class Compiler:
             bound[pname.lower()] = Val(kind, sql=str(argument).lower())
         if name.lower() in self.properties:
             self.error(node, f"'{name}' is defined twice")
+        narrowed = self._narrowed(template, bound)
+        params = [(narrowed.get(pname.lower(), ptype), pname, pnode) for ptype, pname, pnode in template.params]
         self.properties[name.lower()] = PropertyDef(
-            name, template.params, template.body, node, [], _source(self.text, node) + "\n" + template.source, bound
+            name, params, template.body, node, [], _source(self.text, node) + "\n" + template.source, bound
         )
+
+    def _narrowed(self, template: PropertyDef, bound: dict) -> dict:
+        """Template parameter -> the narrower class of the bound property's parameter it is
+        passed to: OnAllProcesses<FrequentCommInProcess> ranges its ``Region r`` over the
+        Functions FrequentCommInProcess is defined on."""
+        declared = {pname.lower(): ptype for ptype, pname, _ in template.params}
+        narrowed: dict = {}
+        for call in template.body.find_data("call"):
+            applied = bound.get(str(call.children[0]).lower())
+            prop = self.properties.get(applied.sql) if applied is not None and applied.kind == "property" else None
+            if prop is None:
+                continue
+            for argument, (ptype, _, _) in zip(call.children[1].children, prop.params, strict=False):
+                if not (isinstance(argument, lark.Tree) and argument.data == "name"):
+                    continue
+                pname = str(argument.children[0]).lower()
+                own = narrowed.get(pname, declared.get(pname))
+                if isinstance(own, str) and isinstance(ptype, str) and self.model.cls(ptype) and self.model.cls(own):
+                    if self.model.is_subclass(ptype, own) and not self.model.is_subclass(own, ptype):
+                        narrowed[pname] = ptype
+        return narrowed
 
     # -- compiling ----------------------------------------------------------------------
 
@@ -296,7 +319,7 @@ class Compiler:
                 if _is_context_guard(c, context_names, self.model)
             }
             common = texts if common is None else {t: c for t, c in common.items() if t in texts}
-        guards = [self.boolean(c, env) for c in (common or {}).values()]
+        guards = [self.boolean(c, env) for c in (common or {}).values()] + self._built_on(prop, env, context_names)
         confidence = self._guarded(confidences, env, ids, "confidence")
         severity = self._guarded(severities, env, ids, "severity")
         rows = []
@@ -341,6 +364,32 @@ class Compiler:
             "group by callpath_id, region_id, location_id"
         )
         return _jinja(merged), unit
+
+    def _built_on(self, prop: PropertyDef, env, context_names: set) -> list[str]:
+        """A metaproperty is defined where the property it is built on is: per property bound
+        to the template and applied to contexts, its rows name the context."""
+        wanted: dict = {}
+        for call in prop.body.find_data("call"):
+            applied = prop.bindings.get(str(call.children[0]).lower())
+            target = self.properties.get(applied.sql) if applied is not None and applied.kind == "property" else None
+            if target is None:
+                continue
+            matched = []
+            for argument, (ptype, _, _) in zip(call.children[1].children, target.params, strict=False):
+                name = str(argument.children[0]).lower() if isinstance(argument, lark.Tree) else None
+                if argument.data != "name" or name not in context_names or self.model.mapping(ptype) is None:
+                    continue
+                key = self._key(env[name], call)
+                if key is not None:
+                    matched.append((self.model.mapping(ptype).result_column, key[0]))
+            if matched:
+                wanted[(target.name, tuple(matched))] = None
+        guards = []
+        for name, matched in wanted:
+            alias = self._alias("x")
+            on = " and ".join(f"{alias}.{column} = {key}" for column, key in matched)
+            guards.append(f"exists (select 1 from {{ref:{name}}} as {alias} where {on})")
+        return guards
 
     def _parameter(self, ptype, pname: str, node, contexts: list, keys: dict) -> Val:
         if isinstance(ptype, SetOf) or self.model.cls(ptype) is None:
@@ -831,6 +880,8 @@ class Compiler:
                 return ERROR
             if self.model.parameters.get(pname.lower()) or self.model.is_subclass(ptype, "Experiment"):
                 continue
+            if value.kind == "row" and not self.model.is_subclass(value.cls, ptype):
+                return self.error(node, f"'{prop.name}': its parameter {pname} is a {ptype}, given a {value.cls}")
             relation = self._relation(ptype, node)
             if relation is None:
                 return ERROR

@@ -208,3 +208,76 @@ PROPERTY PropertyOnAllProcesses <IoCostPerProcess> IoCostOnAllProcesses;
 PROPERTY PropertyOnAllProcesses <SyncCostPerProcess> SyncCostOnAllProcesses;
 // A call path communicates on every process.
 PROPERTY PropertyOnAllProcesses <CommCostPerProcess> CommCostOnAllProcesses;
+
+// 3.4.1.16 FrequentCommInProcess (the section's heading: FrequentCommInProgress; Appendix C:
+// FrequentCommInProcess). The report's text lacks the ',' between "Process p" and "Region
+// RankBasis" (added) and divides by Summary(r,e,p).NumPasses, which MPISummary does not
+// have: read as NrExecutions, as FrequentCommunication (3.4.1.7) writes it.
+
+// An MPI communication function that one process calls often with little time per call.
+PROPERTY FrequentCommInProcess(Function r, Experiment e, Process p, Region RankBasis){
+LET
+  float cost = Summary(r,e,p).Incl;
+IN
+  CONDITION:  typeof(r)==MPICommFunc AND cost>0 AND
+              cost/Summary(r,e,p).NrExecutions < SmallMessagesThreshold;
+  CONFIDENCE: 1;
+  SEVERITY:   cost/duration(RankBasis,e,p);
+}
+
+// 3.4.1.17 FrequentCommOnAllProcesses and 3.4.1.21 FrequentCommSomeProcesses. The report's
+// templates differ from section 3.2's PropertyOnAllProcesses; read as noted:
+//   - "PROPERTY x(Region, Experiment, Process, Region>": the ')' before '>' added;
+//   - SEVERITY max(severity(x(r,e,p,RankBasis)))*e.NrProcessors: max has no WHERE and p is
+//     bound nowhere; read, as section 3.2 has it, as the max over the processes, here those
+//     where x holds (the template's own test). The factor e.NrProcessors (an attribute the
+//     data model calls nr_processors) is left out, as in section 3.2: a per-process severity
+//     relates to one process's duration, and N times it would rank the property N times
+//     above an equal loss over all processes;
+//   - SomeNotAllProcesses's second test reads "confidence(x(r,e,p,RankBasis))" without
+//     "==1", a number where a condition belongs: "==1" added, as in its first test;
+//   - the instances name FrequentCommProcess, which the report never defines: read as
+//     FrequentCommInProcess.
+// A metaproperty is defined on the contexts its property x has rows for: these range over
+// the MPI communication functions, as FrequentCommInProcess does.
+
+PROPERTY TEMPLATE OnAllProcesses< PROPERTY x(Region, Experiment,
+Process, Region)>(Region r, Experiment e, Region RankBasis) {
+
+  CONDITION: FORALL p IN e.Processes
+             SUCH THAT
+               condition(x(r,e,p,RankBasis))
+             AND
+               confidence(x(r,e,p,RankBasis))==1;
+  CONFIDENCE: 1;
+  SEVERITY:   max(severity(x(r,e,p,RankBasis)) WHERE p IN
+                {q IN e.Processes WITH condition(x(r,e,q,RankBasis)) AND
+                                       confidence(x(r,e,q,RankBasis))==1});
+}
+
+PROPERTY TEMPLATE SomeNotAllProcesses< PROPERTY x(Region, Experiment,
+Process, Region)>(Region r, Experiment e, Region RankBasis) {
+
+    CONDITION: (EXISTS p IN e.Processes
+                SUCH THAT
+                condition(x(r,e,p,RankBasis))
+                AND
+                confidence(x(r,e,p,RankBasis))==1)
+    AND
+    (NOT FORALL p IN e.Processes
+     SUCH THAT
+     condition(x(r,e,p,RankBasis))
+     AND
+     confidence(x(r,e,p,RankBasis))==1
+    );
+    CONFIDENCE: 1;
+    SEVERITY: max(severity(x(r,e,p,RankBasis)) WHERE p IN
+                {q IN e.Processes WITH condition(x(r,e,q,RankBasis)) AND
+                                       confidence(x(r,e,q,RankBasis))==1});
+}
+
+// An MPI communication function called often with little time per call on every process.
+PROPERTY OnAllProcesses<FrequentCommInProcess> FrequentCommOnAllProcesses;
+// An MPI communication function called often with little time per call on some processes,
+// not on all.
+PROPERTY SomeNotAllProcesses<FrequentCommInProcess> FrequentCommSomeProcesses;

@@ -189,10 +189,11 @@ cross join {{ ref('rank_basis') }} as rank_basis
     does not hold. OnAllProcesses: CONDITION x holds on every process of e;
     SomeNotAllProcesses: on some but not all. Both: CONFIDENCE 1, SEVERITY
     max(severity(x(r,e,p))) over the processes where x holds (ASL leaves p
-    unbound there), as in ASL §3.2 - Appendix C multiplies it by
-    e.NrProcessors, which would rank a per-process severity (relative to one
-    process's duration) N times above an equal loss measured over all
-    processes; value: the sum over the processes where x holds. -#}
+    unbound there; none where it holds on no process), as in ASL §3.2 -
+    Appendix C multiplies it by e.NrProcessors, which would rank a per-process
+    severity (relative to one process's duration) N times above an equal loss
+    measured over all processes; value: the sum over the processes where x
+    holds. The rows: the contexts x has rows for. -#}
 {% macro on_all_processes(per_process) -%}
 {{ _over_processes(per_process, 'held = processes.n') }}
 {%- endmacro %}
@@ -207,8 +208,8 @@ with per_context as (
         callpath_id,
         region_id,
         count(*) filter (where holds) as held,
-        coalesce(max(severity) filter (where holds), max(severity)) as max_severity,
-        coalesce(sum(value) filter (where holds), sum(value)) as value,
+        max(severity) filter (where holds) as max_severity,
+        sum(value) filter (where holds) as value,
         {{ distribution() }} as details
     from (
         select *, coalesce(condition and confidence = 1, false) as holds
