@@ -227,7 +227,7 @@ def _rewrite(node: exp.Expression, where, macros: dict) -> exp.Expression:
             value = pair.expression
             if isinstance(value, exp.Anonymous) and str(value.this).lower() == "to_json":
                 value = value.expressions[0]
-            fields += [pair.this, value]
+            fields += [pair.this, value.transform(lambda n: _rewrite(n, where, macros))]  # not revisited
         return exp.Anonymous(this="to_json", expressions=[exp.Anonymous(this="named_struct", expressions=fields)])
     if isinstance(node, exp.Anonymous) and str(node.this).lower() == "json_merge_patch":
         # two JSON objects' members, those of the second added (keys of only one of them)

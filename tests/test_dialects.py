@@ -109,6 +109,23 @@ def test_list_aggregate_keeps_order_and_nulls():
     )
 
 
+def test_ordered_lists_inside_json_object_keep_order_and_nulls_on_spark(spark_session):
+    """A distribution's JSON (templates/asl.sql) nests ordered lists in json_object: on Spark
+    they keep their order and their NULLs, as DuckDB's (keys and values stay aligned)."""
+    sql = (
+        "select g, json_object('n', count(*), 'by', to_json(map(list(l order by l desc), list(v order by l desc))))"
+        "::varchar as j from (values (1, 1, 2.5::double), (1, 2, null), (1, 3, 1.5::double), (2, 4, null))"
+        " as t(g, l, v) group by g order by g"
+    )
+    expected = [(g, json.loads(j)) for g, j in duckdb.sql(sql).fetchall()]
+    assert list(expected[0][1]["by"]) == ["3", "2", "1"] and expected[1][1]["by"] == {"4": None}
+    translated = dialects.translate(sql, "spark", "test")
+    assert [(r[0], json.loads(r[1])) for r in spark_session.sql(translated).collect()] == expected
+    assert [list(j["by"]) for _, j in expected] == [
+        list(json.loads(r[1])["by"]) for r in spark_session.sql(translated).collect()
+    ]
+
+
 #: A window frame from after UNBOUNDED PRECEDING to UNBOUNDED FOLLOWING (in any case).
 SHRINKING_FRAME = re.compile(r"between\s+(?!unbounded\s+preceding)[^()]*?\band\s+unbounded\s+following", re.I)
 

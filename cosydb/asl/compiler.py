@@ -319,7 +319,7 @@ class Compiler:
                 if _is_context_guard(c, context_names, self.model)
             }
             common = texts if common is None else {t: c for t, c in common.items() if t in texts}
-        guards = [self.boolean(c, env) for c in (common or {}).values()] + self._built_on(prop, env, context_names)
+        guards = self._conjunction((common or {}).values(), env) + self._built_on(prop, env, context_names)
         confidence = self._guarded(confidences, env, ids, "confidence")
         severity = self._guarded(severities, env, ids, "severity")
         rows = []
@@ -522,13 +522,17 @@ class Compiler:
     def _and_expr(self, node, env) -> Val:
         """A conjunction; after ``typeof(x) == C`` the conjuncts to its right read x as a C
         (the report's ``typeof(x.region)==FuncCall AND typeof(x.region.CalledFunc)==...``)."""
+        return Val("scalar", sql="(" + " and ".join(self._conjunction(node.children, env)) + ")", type="boolean")
+
+    def _conjunction(self, conjuncts, env) -> list[str]:
+        """The SQL of each conjunct, those after ``typeof(x) == C`` reading x as a C."""
         parts = []
-        for child in node.children:
+        for child in conjuncts:
             parts.append(self.boolean(child, env))
             narrowed = _typeof_test(child)
             if narrowed is not None and self.model.cls(narrowed[1]) is not None:
                 env = {**env, ("narrow", _source(self.text, narrowed[0]).lower()): self.model.cls(narrowed[1]).name}
-        return Val("scalar", sql="(" + " and ".join(parts) + ")", type="boolean")
+        return parts
 
     def _neg(self, node, env) -> Val:
         return Val("scalar", sql=f"(-{self.numeric(node.children[0], env)})", type="float")
@@ -553,6 +557,13 @@ class Compiler:
         left, op, right = self.expr(node.children[0], env), str(node.children[1]), self.expr(node.children[2], env)
         if "error" in (left.kind, right.kind):
             return Val("scalar", sql="null", type="boolean")
+        # a name both a class and an enum value (Send, Receive) compared with a value: the value
+        left, right = (
+            Val("scalar", sql=_string(v.cls), type=self.model.enum_values[v.cls.lower()])
+            if v.kind == "class" and other.kind == "scalar" and v.cls.lower() in self.model.enum_values
+            else v
+            for v, other in ((left, right), (right, left))
+        )
         if op in ("==", "!=") and {left.kind, right.kind} == {"typeof", "class"}:
             asked, cls = (left, right) if left.kind == "typeof" else (right, left)
             test = self._is_a(asked.args[0], cls.cls, node)

@@ -131,6 +131,37 @@ IN
   SEVERITY:   Cost/Duration(RankBasis,e);
 }
 
+// 3.4.1.9 LateSender. The report compares r.CalledFunc.Name with MPI_Receive, unquoted, a
+// function MPI does not have: read as a point-to-point function whose type (MPITypes.CommType)
+// is Recv or SendRecv (MPI_Recv, MPI_Mrecv, MPI_Sendrecv, ...).
+
+// A receive call that waits for its sender (over all processes).
+PROPERTY LateSender(FuncCall r, Experiment e, Region RankBasis){
+LET
+  float IdleTime = summary(r,e).IdleTime;
+IN
+  CONDITION: typeof(r.CalledFunc)==MPIp2pFunc
+             AND (r.CalledFunc.type == Recv OR r.CalledFunc.type == SendRecv) AND IdleTime>0;
+  CONFIDENCE: 1;
+  SEVERITY: IdleTime/Duration(RankBasis,e);
+}
+
+// 3.4.1.10 LateReceiver. The report writes r.CalledFunc.Name == MPI_SEND (unquoted: read as
+// the type Send), r.Semantics == Blocking (a FuncCall has no Semantics: read as
+// r.CalledFunc.semantics) and idle_time > 0 (read as the LET's IdleTime).
+
+// A blocking send call that waits for its receiver (over all processes).
+PROPERTY LateReceiver(FuncCall r, Experiment e, Region RankBasis){
+LET
+  float IdleTime = Summary(r,e).IdleTime;
+IN
+  CONDITION: typeof(r.CalledFunc)==MPIp2pFunc
+             AND r.CalledFunc.type == Send
+             AND r.CalledFunc.semantics == Blocking AND IdleTime>0;
+  CONFIDENCE: 1;
+  SEVERITY: IdleTime/Duration(RankBasis,e);
+}
+
 // 3.4.1.11 UnevenMpDistribution
 
 // An MPI communication call whose time differs much between the processes.

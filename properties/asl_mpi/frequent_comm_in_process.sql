@@ -39,7 +39,7 @@ select
     1.0::double as confidence,
     s.cost / b.basis_s as severity,
     s.cost as value,
-    json_object('calls', s.passes, 'per_call_s', s.cost / s.passes)::varchar as details
+    case when s.passes > 0 then json_object('calls', s.passes, 'per_call_s', s.cost / s.passes)::varchar end as details
 from comm_functions as f
 cross join {{ ref('processes') }} as p
 left join per_process as s on f.region_id = s.region_id and p.location_id = s.location_id

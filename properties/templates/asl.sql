@@ -139,8 +139,10 @@ cross join {{ ref('rank_basis') }} as rank_basis
     location) and one per call path over all processes (location NULL,
     with the distribution in details). CONDITION value > 0, SEVERITY
     value / Duration(RankBasis, e). matches: a relation with callpath_id,
-    location_id and the column value_column (seconds). -#}
-{% macro sum_matches(matches, value_column, confidence=1.0) -%}
+    location_id and the column value_column (seconds); contexts: a relation
+    of the call paths that have a row over all processes also without a match
+    (value 0, condition false). -#}
+{% macro sum_matches(matches, value_column, confidence=1.0, contexts=none) -%}
 with per_location as (
     select callpath_id, location_id, sum({{ value_column }} order by {{ value_column }}) as value
     from {{ matches }}
@@ -153,6 +155,12 @@ combined as (
     select callpath_id, null::bigint, sum(value order by value), {{ distribution() }}
     from per_location
     group by callpath_id
+    {%- if contexts %}
+    union all
+    select callpath_id, null::bigint, 0::double, null::varchar
+    from {{ contexts }}
+    where callpath_id not in (select callpath_id from per_location)
+    {%- endif %}
 )
 
 select
@@ -172,13 +180,14 @@ cross join {{ ref('rank_basis') }} as rank_basis
 
 {#- A property of the summary IdleTime (ASL §3.4.1.9-10): per call path whose
     called function satisfies call_filter (an expression over region_classes),
-    per process and over all processes, value = Summary(r, e).IdleTime from
-    idle_time; CONDITION IdleTime > 0, CONFIDENCE 1, SEVERITY IdleTime /
-    Duration(RankBasis, e). -#}
+    value = Summary(r, e).IdleTime from idle_time: over all processes for every
+    such call path (0 where it never waits), per process where it waits;
+    CONDITION IdleTime > 0, CONFIDENCE 1, SEVERITY IdleTime / Duration(RankBasis, e). -#}
 {% macro idle_at_calls(call_filter) -%}
-{{ sum_matches('(select i.* from ' ~ ref('idle_time') ~ ' as i join ' ~ ref('callpaths')
-               ~ ' as c using (callpath_id) join ' ~ ref('region_classes')
-               ~ ' as k using (region_id) where ' ~ call_filter ~ ')', 'idle_s') }}
+{%- set calls = '(select c.callpath_id from ' ~ ref('callpaths') ~ ' as c join ' ~ ref('region_classes')
+                ~ ' as k using (region_id) where ' ~ call_filter ~ ')' -%}
+{{ sum_matches('(select * from ' ~ ref('idle_time') ~ ' where callpath_id in ' ~ calls ~ ')', 'idle_s',
+               contexts=calls) }}
 {%- endmacro %}
 
 
