@@ -693,6 +693,11 @@ class Compiler:
             keys = {self.model.cls(k).name: self._read(base, f"{{row}}.{c}", mapping) for k, c in how["keys"].items()}
             return Val("object", sql="", cls=attribute.type, keys=keys)
         expression = how.get("sql") or f"{{row}}.{how['column']}"
+        if how.get("param"):  # a catalog parameter its SQL reads as {param}
+            param = dict(how["param"])
+            name = param.pop("name")
+            self.params[name] = param
+            expression = expression.replace("{param}", f"${name}")
         value = self._read(base, expression, mapping)
         if how.get("class"):  # a reference: to the class cosydb supplies (FuncCall for a Region)
             supplied = self.model.cls(how["class"]).name

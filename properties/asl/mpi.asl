@@ -66,6 +66,32 @@ PROPERTY Cost<SyncCostFunc> SyncCost;
 // Time a call path spends in I/O, over all processes.
 PROPERTY Cost<IoCostFunc> IoCost;
 
+// 3.4.1.4 CacheCost. The report's LET defines Costs, its SEVERITY reads Cost: read as Costs;
+// its three cost functions have no type: float. The counters are parameters (p_l1d_counter,
+// p_l1i_counter, p_l2_counter, p_load_counter, p_store_counter; supplied_data.yaml).
+
+PROPERTY TEMPLATE CacheCost <float CostFunc(Region, Experiment)>
+    (Region r, Experiment e, Region RankBasis) {
+LET
+    float Costs=CostFunc(r,e);
+IN
+    CONDITION: Costs>0;
+    CONFIDENCE: 1;
+    SEVERITY: Costs/(Summary(RankBasis,e).LoadInstr
+        + Summary(RankBasis,e).StoreInstr) ;
+}
+
+float L1DCacheCostFunc(Region r, Experiment e)= Summary(r,e).L1DCacheMisses;
+float L1ICacheCostFunc(Region r, Experiment e)= Summary(r,e).L1ICacheMisses;
+float L2CacheCostFunc(Region r, Experiment e)= Summary(r,e).L2CacheMisses;
+
+// L1 data cache misses of a call path relative to the loads and stores of the run.
+PROPERTY CacheCost<L1DCacheCostFunc> L1DataCacheMisses;
+// L1 instruction cache misses of a call path relative to the loads and stores of the run.
+PROPERTY CacheCost<L1ICacheCostFunc> L1InstCacheMisses;
+// L2 cache misses of a call path relative to the loads and stores of the run.
+PROPERTY CacheCost<L2CacheCostFunc> L2CacheMisses;
+
 // 3.4.1.5 DominatingCommFunction
 
 // The MPI communication function with the largest time over all its calls and processes.
