@@ -346,7 +346,7 @@ class Compiler:
             )
         unit = "s" if all(value for _, value in severity.values()) else "ratio"
         if len(rows) == 1:
-            return _jinja(rows[0]), unit
+            return _jinja(self._with_relations(rows[0])), unit
         # several conditions: the property holds where one does, its confidence and severity
         # the MAX over those that hold (report, figure 3.2), condition_id lists them
         merged = (
@@ -363,7 +363,15 @@ class Compiler:
             "from (\n" + "\n\nunion all\n\n".join(rows) + "\n)\n"
             "group by callpath_id, region_id, location_id"
         )
-        return _jinja(merged), unit
+        return _jinja(self._with_relations(merged)), unit
+
+    def _with_relations(self, sql: str) -> str:
+        """``sql`` preceded by a CTE per subquery relation it reads ({rel:Class})."""
+        owners = dict.fromkeys(re.findall(r"\{rel:(\w+)\}", sql))
+        if not owners:
+            return sql
+        ctes = ",\n\n".join(f"{_cte(o)} as {self.model.mapping(o).relation.strip()}" for o in owners)
+        return f"with {ctes}\n\n" + re.sub(r"\{rel:(\w+)\}", lambda m: _cte(m.group(1)), sql)
 
     def _built_on(self, prop: PropertyDef, env, context_names: set) -> list[str]:
         """A metaproperty is defined where the property it is built on is: per property bound
@@ -827,10 +835,10 @@ class Compiler:
             return self._symbol(bound.type, name)
         if isinstance(bound, Val) and bound.kind == "function":
             lname = bound.sql
-        elif isinstance(bound, Val) and bound.kind == "property":
-            return Val("property", sql=bound.sql, args=[self.expr(a, env) for a in arguments])
-        elif lname in self.properties:
-            return Val("property", sql=lname, args=[self.expr(a, env) for a in arguments])
+        else:  # a property applied: a template's property parameter, or one by its name
+            applied = bound.sql if isinstance(bound, Val) and bound.kind == "property" else None
+            if applied or lname in self.properties:
+                return Val("property", sql=applied or lname, args=[self.expr(a, env) for a in arguments])
         if lname in BUILTINS and lname not in self.functions:
             return self._builtin(lname, node, arguments, env)
         overloads = [d for d in self.functions.get(lname, []) if len(d.params) == len(arguments)]
@@ -1032,6 +1040,11 @@ def _describe(value: Val) -> str:
     if value.kind == "class":
         return f"the class {value.cls}"
     return value.kind
+
+
+def _cte(owner: str) -> str:
+    """The CTE name of a class's subquery relation: RegionSummary -> asl_region_summary."""
+    return "asl_" + re.sub(r"(?<!^)(?=[A-Z])", "_", owner).lower()
 
 
 def _jinja(sql: str) -> str:

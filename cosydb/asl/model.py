@@ -53,11 +53,13 @@ class Mapping:
     key: str | None
     filters: list[str]  # which rows of relation are objects of the class: its and its superclasses' where
     attributes: dict
+    owner: str = ""  # the class whose relation it is (a subclass inherits it)
 
     @property
     def sql(self) -> str:
-        """The relation as SQL: a table or view of the catalog ({ref:name}), or a subquery."""
-        return self.relation if self.relation.lstrip().startswith("(") else f"{{ref:{self.relation}}}"
+        """The relation as SQL: a table or view of the catalog ({ref:name}), or a subquery,
+        which a compiled property defines once, as the CTE {rel:owner} names."""
+        return f"{{rel:{self.owner}}}" if self.relation.lstrip().startswith("(") else f"{{ref:{self.relation}}}"
 
     @property
     def result_column(self) -> str | None:
@@ -113,11 +115,13 @@ class DataModel:
             for name, how in (spec.get("attributes") or {}).items():
                 attributes[name.lower()] = how
             found.update({k: v for k, v in spec.items() if k in ("relation", "key")})
+            if "relation" in spec:
+                found["owner"] = self.cls(ancestor).name
             if spec.get("where"):
                 filters.insert(0, spec["where"])
         if "relation" not in found:
             return None
-        return Mapping(found["relation"], found.get("key"), filters, attributes)
+        return Mapping(found["relation"], found.get("key"), filters, attributes, found["owner"])
 
 
 def type_of(node: lark.Tree):
