@@ -133,6 +133,7 @@ class Compiler:
         self.functions: dict[str, list[Definition]] = {}
         self.templates: dict[str, PropertyDef] = {}
         self.properties: dict[str, PropertyDef] = {}
+        self.patterns: dict[str, lark.Tree] = {}  # parsed, not compiled yet
         self.aliases: set[str] = set()
         self.lets: list[str] = []  # the LET constants of the property being compiled, as lateral joins
         self.params: dict = {}  # the catalog parameters it reads (constants bound to parameters)
@@ -166,6 +167,11 @@ class Compiler:
                 self._instantiate(item)
             elif kind == "class_def":
                 self.error(item, "a class of the data model belongs in the data model (cosydb/asl/data_model.asl)")
+            elif kind == "pattern":
+                name = str(item.children[0])
+                if name.lower() in self.patterns:
+                    self.error(item, f"'{name}' is defined twice")
+                self.patterns[name.lower()] = item
 
     def _property(self, node: lark.Tree) -> PropertyDef:
         children = list(node.children)
@@ -841,6 +847,10 @@ class Compiler:
                 return Val("property", sql=applied or lname, args=[self.expr(a, env) for a in arguments])
         if lname in BUILTINS and lname not in self.functions:
             return self._builtin(lname, node, arguments, env)
+        if lname == "pattern_matches":
+            return self.error(
+                node, "PATTERN_MATCHES: trace patterns are parsed, not compiled yet (properties/cre/ holds them as SQL)"
+            )
         overloads = [d for d in self.functions.get(lname, []) if len(d.params) == len(arguments)]
         if not overloads:
             if lname in self.functions:

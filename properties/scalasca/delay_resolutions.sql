@@ -36,9 +36,18 @@ diagnosis: Not a problem by itself; the input of the delay costs.
 ---#}
 with points as (
     select
-        location_id, seq, point_index, kind, coll_class, wait_s, waits_to_s, callpath_id, call_enter_s,
-        target_location_id, target_seq, team_location_id, team_seq, barrier_index, comm_id, instance_index,
-        -- how many of the location's points up to this one waited (exact, unlike a sum of seconds)
+        location_id, seq, point_index, kind, coll_class, wait_s, callpath_id, call_enter_s,
+        target_location_id, target_seq, team_location_id, team_seq, barrier_index, comm_id, instance_index
+    from {{ ref('sync_points') }}
+),
+
+-- per point the location's waits up to it: their seconds, and how many of its points
+-- waited (exact, unlike a sum of seconds); a window over these columns only
+waits_to as materialized (
+    select
+        location_id,
+        point_index,
+        waits_to_s,
         sum(case when wait_s > 0 then 1 else 0 end) over (
             partition by location_id order by point_index rows unbounded preceding
         ) as waiting_points_to
@@ -230,9 +239,9 @@ select
         else coalesce(before_to.waits_to_s - before_from.waits_to_s, before_to.waits_to_s, 0)
     end as delayer_waits_s
 from resolutions as w
-left join points as before_to
+left join waits_to as before_to
     on w.delayer_location_id = before_to.location_id
     and w.delayer_index - 1 = before_to.point_index
-left join points as before_from
+left join waits_to as before_from
     on w.delayer_location_id = before_from.location_id
     and w.delayer_from_index = before_from.point_index
