@@ -87,6 +87,7 @@ class Val:
     many: bool = False
     args: list = field(default_factory=list)
     keys: dict = field(default_factory=dict)  # a reference to one of several classes: class -> key SQL
+    query: tuple | None = None  # a scalar that is one aggregate over a set: (its Source, the aggregate)
 
 
 ERROR = Val("error")
@@ -500,7 +501,10 @@ class Compiler:
                 value = self.expr(definition.body, scope)
                 if value.kind == "scalar":  # computed once per context, in a lateral join
                     alias = self._alias(definition.name)
-                    self.lets.append(f"cross join lateral (select {value.sql} as value) as {alias}")
+                    # an aggregate over a set is the lateral query itself: its correlation to
+                    # the context one level deep, as Spark resolves it
+                    query = value.query[0].rows(f"{value.query[1]} as value") if value.query else None
+                    self.lets.append(f"cross join lateral ({query or f'select {value.sql} as value'}) as {alias}")
                     value = Val("scalar", sql=f"{alias}.value", type=value.type)
                 self.let_values[id(definition)] = value
             return self.let_values[id(definition)]
@@ -722,15 +726,15 @@ class Compiler:
                 cls=declared if declared and not self.model.is_subclass(supplied, declared) else supplied,
             )
         vtype = attribute.type if attribute.type in ("int", "float", "boolean", "String", "DateTime") else "String"
-        return Val("scalar", sql=value, type=vtype)
+        query = (base.src, _any_value(base.src, expression)) if base.kind == "unique" else None
+        return Val("scalar", sql=value, type=vtype, query=query)
 
     def _read(self, base: Val, expression: str, mapping) -> str:
         """SQL of an expression over the row of ``base`` ({row})."""
         if base.kind == "row":
             return expression.replace("{row}", base.sql)
         if base.kind == "unique":
-            src = base.src
-            return "(" + src.rows("any_value(" + expression.replace("{row}", src.alias) + ")") + ")"
+            return f"({base.src.rows(_any_value(base.src, expression))})"
         alias = self._alias("o")
         inner = expression.replace("{row}", alias)
         rows = f"select any_value({inner}) from {mapping.sql} as {alias}"
@@ -806,7 +810,7 @@ class Compiler:
             return self.error(expr, f"{str(function).upper()} adds numbers, not {_describe(value)}")
         inner = value.sql if value.kind == "scalar" else "*"
         vtype = "int" if name == "count" else ("float" if name in ("avg", "stddev_pop") else value.type)
-        return Val("scalar", sql=f"({src.rows(f'{name}({inner})')})", type=vtype)
+        return Val("scalar", sql=f"({src.rows(f'{name}({inner})')})", type=vtype, query=(src, f"{name}({inner})"))
 
     def _quantified(self, node, env) -> Val:
         quantifier, variables, domain_node, predicate = node.children
@@ -1050,6 +1054,11 @@ def _describe(value: Val) -> str:
     if value.kind == "class":
         return f"the class {value.cls}"
     return value.kind
+
+
+def _any_value(src: Source, expression: str) -> str:
+    """The aggregate reading ``expression`` ({row}) of a one-element set's element."""
+    return "any_value(" + expression.replace("{row}", src.alias) + ")"
 
 
 def _cte(owner: str) -> str:
