@@ -36,6 +36,7 @@ import re
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel, SqlglotError
+from sqlglot.optimizer.scope import traverse_scope
 
 from .errors import CosyError
 
@@ -122,7 +123,32 @@ def rewritten(sql: str, where, macros: dict | None = None) -> exp.Expression:
         tree = sqlglot.parse_one(sql, read="duckdb")
     except SqlglotError as error:
         raise CosyError(where, f"cannot be translated: {' '.join(str(error).split())}") from None
+    _outer_references_one_level_out(tree, where)
     return _growing_frames(_ieee_divisions(tree.transform(lambda node: _rewrite(node, where, macros or {}))))
+
+
+def _outer_references_one_level_out(tree: exp.Expression, where) -> None:
+    """Spark resolves a subquery's outer column in the query right around it only: one that
+    reads a query further out (a correlated subquery inside a correlated subquery, as
+    compiled ASL quantifiers nest) is an error naming the column."""
+    try:
+        scopes = list(traverse_scope(tree))
+    except (SqlglotError, KeyError, AttributeError):  # what sqlglot cannot scope, Spark judges
+        return
+    for scope in scopes:
+        parent = scope.parent
+        for column in scope.external_columns:
+            if not column.table or column.args.get("db") or parent is None or column.table in parent.sources:
+                continue  # (x.l.rank: a struct's field)
+            further = parent.parent
+            while further is not None and column.table not in further.sources:
+                further = further.parent
+            if further is not None:  # (a name no query around defines is no table: x.part.field)
+                raise CosyError(
+                    where,
+                    f"cannot run on spark: a subquery reads {column.sql()} from a query two or more levels out"
+                    " (Spark resolves an outer column one level out)",
+                )
 
 
 def _ieee_divisions(tree: exp.Expression) -> exp.Expression:

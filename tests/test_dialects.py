@@ -170,6 +170,10 @@ def test_dispatched_macro_renders_each_engine_its_implementation():
             "select max(x) over (order by t range between unbounded preceding and current row exclude group) from u",
             "EXCLUDE clause is not supported",
         ),
+        (  # a correlated subquery inside a correlated subquery: Spark resolves one level out
+            "select (select count(*) from c where c.p > (select max(y) from b where b.k = a.k)) from a",
+            "a subquery reads a.k from a query two or more levels out",
+        ),
     ],
 )
 def test_untranslatable_construct_is_one_line_naming_file_and_construct(sql, construct):

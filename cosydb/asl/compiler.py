@@ -499,12 +499,14 @@ class Compiler:
             _, definition, scope = bound
             if id(definition) not in self.let_values:
                 value = self.expr(definition.body, scope)
-                if value.kind == "scalar":  # computed once per context, in a lateral join
+                if value.kind == "scalar" and value.query:  # computed once per context
+                    # in a lateral join, the aggregate over a set its query itself: correlated
+                    # to the context one level deep, as Spark resolves it (an expression over
+                    # several is written where it is read)
                     alias = self._alias(definition.name)
-                    # an aggregate over a set is the lateral query itself: its correlation to
-                    # the context one level deep, as Spark resolves it
-                    query = value.query[0].rows(f"{value.query[1]} as value") if value.query else None
-                    self.lets.append(f"cross join lateral ({query or f'select {value.sql} as value'}) as {alias}")
+                    self.lets.append(
+                        f"cross join lateral ({value.query[0].rows(f'{value.query[1]} as value')}) as {alias}"
+                    )
                     value = Val("scalar", sql=f"{alias}.value", type=value.type)
                 self.let_values[id(definition)] = value
             return self.let_values[id(definition)]
