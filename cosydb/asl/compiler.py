@@ -676,7 +676,11 @@ class Compiler:
         own = self._key(obj, node)
         if own is None:
             return "null"
-        where = " and ".join([f"{alias}.{key} = {own[0]}", *(f.replace("{row}", alias) for f in filters)])
+        tests = [f.replace("{row}", alias) for f in filters]
+        if own[0].startswith("(select "):  # a key read by a subquery: not nested in another one
+            where = f" where {' and '.join(tests)}" if tests else ""
+            return f"coalesce({own[0]} in (select {alias}.{key} from {relation} as {alias}{where}), false)"
+        where = " and ".join([f"{alias}.{key} = {own[0]}", *tests])
         return f"exists (select 1 from {relation} as {alias} where {where})"
 
     def _attribute(self, node, env) -> Val:
