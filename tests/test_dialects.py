@@ -386,6 +386,34 @@ def _assert_stored_tables_equal(ours: Path, theirs: Path) -> None:
     assert compared >= 40
 
 
+@pytest.mark.parametrize("trace", ["scorep-late_receiver", "minife-8-small"])
+def test_compiled_asl_properties_on_spark_equal_duckdb(spark_session, real_db, tmp_path, trace):
+    """``cosydb report --asl mpi --engine spark``: the report's MPI properties compiled from
+    ASL give on Spark SQL the rows they give on DuckDB (the metaproperties' quantifiers over
+    the processes read the property they are built on joined to each process there)."""
+    from cosydb.report import run
+
+    spec = catalog.asl_specification("mpi")
+    names = [n for n, p in catalog.load([spec]).items() if Path(p.path) == spec]
+    assert len(names) == 24
+    ours, theirs = tmp_path / "spark.cosydb", tmp_path / "duckdb.cosydb"
+    for copy in (ours, theirs):
+        shutil.copytree(real_db(trace), copy)
+    run(ours, threshold=0, properties=names, properties_dirs=[spec], engine_name="spark", spark_master="local[2]")
+    run(theirs, threshold=0, properties=names, properties_dirs=[spec])
+    con = duckdb.connect()
+    results = tables.stored()["property_results"]
+    ours_rel, theirs_rel = (
+        f"(select * from read_parquet({[str(f) for f in results.files(database.experiment_dirs(db)[0])]})"
+        f" where property in ({', '.join(repr(n) for n in names)}))"
+        for db in (ours, theirs)
+    )
+    columns = ["property", "callpath_id", "region_id", "location_id", "condition_id", "condition", "status"]
+    doubles = {"confidence", "severity", "value"}
+    assert con.execute(f"select count(*) from {theirs_rel} where status = 'evaluated'").fetchone()[0] > 50
+    assert _differing_rows(con, ours_rel, theirs_rel, columns + sorted(doubles), doubles) == 0
+
+
 @pytest.fixture(scope="module")
 def standalone_cluster(tmp_path_factory):
     """A Spark standalone cluster on this machine: a master and one worker (2 cores, 2 GiB),

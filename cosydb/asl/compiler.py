@@ -56,18 +56,24 @@ class Source:
     alias: str
     where: list[str]
     element: object
+    joins: list[str] = field(default_factory=list)  # the rows of properties read at each row
 
     def rebind(self, alias: str) -> Source:
         """The same rows under another alias."""
-        renamed = [re.sub(rf"\b{re.escape(self.alias)}\.", f"{alias}.", w) for w in self.where]
-        return Source(self.relation, alias, renamed, self.element)
+
+        def renamed(texts: list[str]) -> list[str]:
+            return [re.sub(rf"\b{re.escape(self.alias)}\.", f"{alias}.", t) for t in texts]
+
+        return Source(self.relation, alias, renamed(self.where), self.element, renamed(self.joins))
+
+    def source(self) -> str:
+        """The FROM item: ``relation AS alias`` with its joins (Spark's: ``_on_spark``)."""
+        return " ".join([f"{self.relation} as {self.alias}", *(_on_spark(j, "") for j in self.joins)])
 
     def rows(self, select: str, extra: list[str] = ()) -> str:
         """``select <select> from <the rows> [where ...]`` (``extra``: more conditions)."""
         where = [*self.where, *extra]
-        return f"select {select} from {self.relation} as {self.alias}" + (
-            f" where {' and '.join(where)}" if where else ""
-        )
+        return f"select {select} from {self.source()}" + (f" where {' and '.join(where)}" if where else "")
 
 
 @dataclass
@@ -139,6 +145,7 @@ class Compiler:
         self.lets: list[str] = []  # the LET constants of the property being compiled, as lateral joins
         self.params: dict = {}  # the catalog parameters it reads (constants bound to parameters)
         self.let_values: dict = {}  # its LET constants compiled so far: id(definition) -> Val
+        self.bound: dict[str, Source] = {}  # the rows a variable ranges over, by its alias
         self._collect(parse(text, path))
 
     # -- errors -------------------------------------------------------------------------
@@ -287,6 +294,7 @@ class Compiler:
 
     def _compile_property(self, prop: PropertyDef, bindings: dict | None = None) -> tuple[str, str]:
         self.aliases, self.lets, self.params, self.let_values = set(), [], {}, {}
+        self.bound = {}
         env: dict[str, object] = dict(bindings if bindings is not None else prop.bindings)
         contexts, keys = [], {"callpath_id": "null::bigint", "region_id": "null::bigint", "location_id": "null::bigint"}
         self.contexts = []
@@ -777,7 +785,7 @@ class Compiler:
         src, scope = self._bind(variable, domain, env)
         where = [self.boolean(predicate, scope)] if predicate is not None else []
         if projection is None:
-            return Val("set", src=Source(src.relation, src.alias, [*src.where, *where], src.element))
+            return Val("set", src=Source(src.relation, src.alias, [*src.where, *where], src.element, src.joins))
         value = self.expr(projection, scope)
         if value.kind != "scalar":
             return self.error(projection, f"a set of values holds numbers or strings, not {_describe(value)}")
@@ -787,6 +795,7 @@ class Compiler:
     def _bind(self, variable: str, src: Source, env) -> tuple[Source, dict]:
         """The rows of ``src`` under a fresh alias for ``variable``, and the scope naming it."""
         src = src.rebind(self._alias(variable))
+        self.bound[src.alias] = src
         scope = dict(env)
         if isinstance(src.element, str) and self.model.cls(src.element) is not None:
             scope[variable.lower()] = Val("row", sql=src.alias, cls=src.element)
@@ -828,7 +837,7 @@ class Compiler:
             src, scope = self._bind(str(variable), domain, scope)
             sources.append(src)
         condition = self.boolean(predicate, scope)
-        froms = ", ".join(f"{src.relation} as {src.alias}" for src in sources)
+        froms = " cross join ".join(src.source() for src in sources)
         where = [w for src in sources for w in src.where]
         kind = str(quantifier).lower()
         if kind == "forall":
@@ -939,7 +948,19 @@ class Compiler:
                 where.append(f"{alias}.{column} is null")
         vtype = "boolean" if part == "condition" else "float"
         sql = f"(select any_value({alias}.{part}) from {{ref:{prop.name}}} as {alias} where {' and '.join(where)})"
-        return Val("scalar", sql=sql, type=vtype)
+        # at a row of a set a variable ranges over (FORALL p IN e.processes ...), Spark reads
+        # the property's row joined to it: the subquery would nest in the one over the set,
+        # and Spark resolves an outer column one level out only (DuckDB joins no outer column)
+        ranging = next((self.bound[v.sql] for v in applied.args if v.kind == "row" and v.sql in self.bound), None)
+        if ranging is None:
+            return Val("scalar", sql=sql, type=vtype)
+        on = " and ".join(where)
+        pattern = re.escape(on).replace(re.escape(f"{alias}."), r"\1\.")
+        joined = re.compile(rf"left join \{{ref:{re.escape(prop.name)}\}} as (\w+) on {pattern}$")
+        found = next((m for m in map(joined.match, ranging.joins) if m), None)  # another part's row
+        if found is None:
+            ranging.joins.append(f"left join {{ref:{prop.name}}} as {alias} on {on}")
+        return Val("scalar", sql=_on_spark(f"{found.group(1) if found else alias}.{part}", sql), type=vtype)
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -1060,6 +1081,11 @@ def _describe(value: Val) -> str:
     if value.kind == "class":
         return f"the class {value.cls}"
     return value.kind
+
+
+def _on_spark(spark: str, other: str) -> str:
+    """SQL that is ``spark`` where the catalog renders for Spark, else ``other``."""
+    return "{% if engine == 'spark' %}" + spark + ("{% else %}" + other if other else "") + "{% endif %}"
 
 
 def _any_value(src: Source, expression: str) -> str:
