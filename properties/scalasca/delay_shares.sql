@@ -121,24 +121,18 @@ pruned as (
     where r.time_s - coalesce(w.wait_s, 0) > 0
 ),
 
--- each interval's first point (none from the start of the trace): its call path
-first_points as (
-    select i.interval_id, f.callpath_id, f.total_s, f.completion_s
-    from intervals as i
-    join points as f on i.location_id = f.location_id and i.from_index = f.point_index
-),
-
 -- the call of the interval's first point keeps only its completion time
 times as materialized (
     select
         p.interval_id,
         p.callpath_id,
         case
-            when f.interval_id is not null then greatest(p.time_s - f.total_s + f.completion_s, 0)
+            when p.callpath_id = f.callpath_id then greatest(p.time_s - f.total_s + f.completion_s, 0)
             else p.time_s
         end as time_s
     from pruned as p
-    left join first_points as f using (interval_id, callpath_id)
+    join intervals as i using (interval_id)
+    left join points as f on i.location_id = f.location_id and i.from_index = f.point_index
 ),
 
 -- the delayer's time per call path of its group interval since its
