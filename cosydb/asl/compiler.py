@@ -20,8 +20,13 @@ How ASL reads as SQL:
 - a conjunct of every condition that tests only what the context is (its class, name,
   enum attributes) delimits the rows; several conditions merge as the MAX over those
   that hold;
+- a LET that is one aggregate over a set is a lateral query per context;
+- a metaproperty reads the rows of the property it names, has rows where that has, and
+  a template's context takes the narrower class of the property it is passed to;
 - ``a / b`` is NULL where b is 0, as every ratio of the catalog.
-See docs/asl.md.
+The SQL runs on DuckDB and, translated, on Spark, which resolves an outer column one
+query out only: where a property is read at each row of a quantifier's set, Spark's form
+joins it to the set. See docs/asl.md.
 """
 
 from __future__ import annotations
@@ -399,8 +404,10 @@ class Compiler:
                 continue
             matched = []
             for argument, (ptype, _, _) in zip(call.children[1].children, target.params, strict=False):
-                name = str(argument.children[0]).lower() if isinstance(argument, lark.Tree) else None
-                if argument.data != "name" or name not in context_names or self.model.mapping(ptype) is None:
+                if not (isinstance(argument, lark.Tree) and argument.data == "name"):
+                    continue
+                name = str(argument.children[0]).lower()
+                if name not in context_names or self.model.mapping(ptype) is None:
                     continue
                 key = self._key(env[name], call)
                 if key is not None:
