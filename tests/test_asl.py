@@ -89,6 +89,7 @@ MENDED = {
 CHECKED_LINES = [*range(866, 879), *range(626, 645), *range(656, 670), *range(936, 946), *range(949, 952)]
 CHECKED_LINES += [*range(955, 958), *range(1229, 1239), *range(1248, 1259), 1264, *range(1379, 1397), 1402, 1403]
 CHECKED_LINES += [*range(1053, 1062), *range(1073, 1083)]  # LateSender, LateReceiver
+CHECKED_LINES += range(765, 780)  # the PATTERN LateSender (figure 3.10)
 
 
 def test_the_reports_undefined_names_are_errors_with_their_lines(tmp_path):
@@ -123,6 +124,8 @@ def test_the_reports_undefined_names_are_errors_with_their_lines(tmp_path):
         (1078, "unknown name 'MPI_SEND'"),  # the type Send
         (1079, "class FuncCall has no attribute 'Semantics'"),  # r.CalledFunc.semantics
         (1079, "unknown name 'idle_time'"),  # the LET's IdleTime
+        (774, "unknown name 'MPI_Recv'"),  # unquoted: the name of the function the call calls
+        (775, "unknown name 'MPI_Send'"),
     }
     assert problems == the_reports  # and no other
 
@@ -376,3 +379,26 @@ def test_report_runs_an_asl_file_and_compile_writes_what_it_runs(tmp_path):
         if r["property"] == "MpiHeavySomewhere"
     }
     assert rows_again == {k: r["severity"] for k, r in rows.items()}
+
+
+def test_late_sender_pattern_sums_the_idle_time_of_matches_under_a_call_path(tmp_path):
+    """Section 3.3.6's pattern LateSender(r) and its property (LateSenderPattern), by hand:
+    rank 0 receives in solve (enter 100) a message rank 1 sends from 300: idle 200 ns; rank 0
+    then receives in main (enter 500) one rank 1 sent from 450, before: no late sender.
+    Matches count at every call path on the receive's region stack."""
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 1000):
+        with b[0].open("solve", 50, 450):
+            b[0].mpi_recv(100, 400, src=1, tag=0, nbytes=8)
+        b[0].mpi_recv(500, 600, src=1, tag=1, nbytes=8)
+    with b[1].open("main", 0, 1000):
+        b[1].mpi_send(300, 350, dst=0, tag=0, nbytes=8)
+        b[1].mpi_send(450, 460, dst=0, tag=1, nbytes=8)
+    result = report(b, tmp_path, properties_dirs=[catalog.asl_specification("mpi")])
+    rows = {r["callpath"]: r for r in result["results"] if r["property"] == "LateSenderPattern"}
+    assert set(rows) == {"prog", "prog/main", "prog/main/solve", "prog/main/solve/MPI_Recv"}
+    for row in rows.values():
+        assert row["value"] == pytest.approx(200 * NS) and row["severity"] == pytest.approx(200 / 2000)
+    # the catalog's CRE late_sender has the same match at the receive's own call path
+    catalog_row = property_rows(result, "late_sender")
+    assert catalog_row == {"prog/main/solve/MPI_Recv": pytest.approx(200 * NS)}

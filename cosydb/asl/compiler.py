@@ -23,6 +23,8 @@ How ASL reads as SQL:
 - a LET that is one aggregate over a set is a lateral query per context;
 - a metaproperty reads the rows of the property it names, has rows where that has, and
   a template's context takes the narrower class of the property it is passed to;
+- ``PATTERN_MATCHES(P(args), trace)`` is a subquery with a row per ROOT event that P's
+  CONSTRAINT admits, its EXPORT definitions as columns;
 - ``a / b`` is NULL where b is 0, as every ratio of the catalog.
 The SQL runs on DuckDB and, translated, on Spark, which resolves an outer column one
 query out only: where a property is read at each row of a quantifier's set, Spark's form
@@ -145,7 +147,7 @@ class Compiler:
         self.functions: dict[str, list[Definition]] = {}
         self.templates: dict[str, PropertyDef] = {}
         self.properties: dict[str, PropertyDef] = {}
-        self.patterns: dict[str, lark.Tree] = {}  # parsed, not compiled yet
+        self.patterns: dict[str, lark.Tree] = {}  # compiled where PATTERN_MATCHES reads them
         self.aliases: set[str] = set()
         self.lets: list[str] = []  # the LET constants of the property being compiled, as lateral joins
         self.params: dict = {}  # the catalog parameters it reads (constants bound to parameters)
@@ -256,6 +258,10 @@ class Compiler:
                 scope = {pname.lower(): self._symbol(ptype, pname) for ptype, pname, _ in definition.params}
                 if definition.body is not None:
                     self.expr(definition.body, scope)
+        for pattern in self.patterns.values():  # checked even where no property reads them
+            self.aliases, self.bound = set(), {}
+            scope = {pname.lower(): self._symbol(ptype, pname) for ptype, pname, _ in _params(pattern.children[1])}
+            self._compile_pattern(pattern, scope)
         for template in self.templates.values():
             self.aliases, self.lets = set(), []
             scope = {}
@@ -874,9 +880,11 @@ class Compiler:
         if lname in BUILTINS and lname not in self.functions:
             return self._builtin(lname, node, arguments, env)
         if lname == "pattern_matches":
-            return self.error(
-                node, "PATTERN_MATCHES: trace patterns are parsed, not compiled yet (properties/cre/ holds them as SQL)"
-            )
+            return self._pattern_matches(node, arguments, env)
+        if lname in ("enterptr", "sendptr") and len(arguments) == 1:  # CRE's pointer attributes
+            return self.expr(lark.Tree("attribute", [arguments[0], lark.Token("NAME", lname)]), env)
+        if lname in self.model.sets:
+            return self._supplied_set(lname, node, arguments, env)
         overloads = [d for d in self.functions.get(lname, []) if len(d.params) == len(arguments)]
         if not overloads:
             if lname in self.functions:
@@ -897,6 +905,86 @@ class Compiler:
         if definition.body is None:
             return ERROR
         return self.expr(definition.body, scope)
+
+    def _supplied_set(self, name: str, node, arguments, env) -> Val:
+        """A set supplied_data.yaml defines as a function of its arguments (Rs(e, p))."""
+        spec = self.model.sets[name]
+        found = self._relation(spec["element"], node)
+        if found is None:
+            return ERROR
+        relation, _, filters, _ = found
+        alias = self._alias(name)
+
+        def argument(match) -> str:
+            index, attribute = int(match.group(1)), match.group(2)
+            if index >= len(arguments):
+                self.error(node, f"{name} takes {index + 1} or more arguments, given {len(arguments)}")
+                return "null"
+            if attribute:
+                tree = lark.Tree("attribute", [arguments[index], lark.Token("NAME", attribute)])
+                return self.numeric(tree, env)
+            key = self._key(self.expr(arguments[index], env), node)
+            return key[0] if key else "null"
+
+        where = re.sub(r"\{(\d+)(?:\.(\w+))?\}", argument, spec["where"]).replace("{item}", alias)
+        tests = [f.replace("{row}", alias) for f in filters]
+        return Val("set", src=Source(relation, alias, [*tests, where], spec["element"]))
+
+    def _pattern_matches(self, node, arguments, env) -> Val:
+        """PATTERN_MATCHES(P(args), trace): the set of P's matches (report, section 3.3.5),
+        one row per ROOT event of P's ROOTTYPE that its CONSTRAINT admits, its EXPORT
+        attributes as columns; ``trace`` is the experiment's (the only one there is)."""
+        applied = arguments[0] if arguments else None
+        if len(arguments) != 2 or not (isinstance(applied, lark.Tree) and applied.data == "call"):
+            return self.error(node, "PATTERN_MATCHES takes a pattern applied to its arguments and a trace")
+        name = str(applied.children[0])
+        pattern = self.patterns.get(name.lower())
+        if pattern is None:
+            return self.error(applied, f"unknown pattern '{name}'")
+        params, given = _params(pattern.children[1]), applied.children[1].children
+        if len(given) != len(params):
+            return self.error(applied, f"pattern '{name}' takes {len(params)} argument(s), given {len(given)}")
+        scope = {pname.lower(): self.expr(a, env) for (_, pname, _), a in zip(params, given, strict=True)}
+        compiled = self._compile_pattern(pattern, scope)
+        if compiled is None:
+            return ERROR
+        rows, match_class = compiled
+        return Val("set", src=Source(rows, self._alias("match"), [], match_class))
+
+    def _compile_pattern(self, pattern: lark.Tree, scope: dict) -> tuple[str, str] | None:
+        """A pattern's matches as a subquery, and the class of its match objects (the
+        EXPORT's name, or <pattern>Match), whose attributes it adds to the model."""
+        name, parts = str(pattern.children[0]), list(pattern.children[2:])
+        local = parts.pop(0).children if parts[0].data == "local_defs" else []
+        roottype, instantiation, constraint, export = parts
+        root_class = str(roottype.children[0])
+        found = self._relation(root_class, roottype)
+        if found is None:
+            return None
+        relation, _, filters, _ = found
+        root = self._alias("root")
+        scope = {**scope, "root": Val("row", sql=root, cls=self.model.cls(root_class).name)}
+        for definition in [*local, *instantiation.children]:  # fractions: written where read
+            d = _definition(definition)
+            scope[d.name.lower()] = self.expr(d.body, scope)
+        named = bool(export.children) and isinstance(export.children[0], lark.Token)
+        columns, selected = {}, []
+        for definition in export.children[1:] if named else export.children:
+            d = _definition(definition)
+            if d.type is None:
+                self.error(definition, f"'{d.name}' has no type (a definition is 'type name = expr;')")
+            value = self.expr(d.body, scope)
+            if value.kind != "scalar":
+                self.error(definition, f"an exported attribute is a number or a string, not {_describe(value)}")
+                continue
+            column = self._alias(f"x_{d.name}")
+            columns[d.name] = (d.type or value.type, column)
+            selected.append(f"{value.sql} as {column}")
+        match_class = str(export.children[0]) if named else f"{name}Match"
+        self.model = self.model.extended(match_class, columns)
+        where = [f.replace("{row}", root) for f in filters] + [self.boolean(constraint.children[0], scope)]
+        rows = f"(select {', '.join(selected) or '1 as one'} from {relation} as {root} where {' and '.join(where)})"
+        return rows, match_class
 
     def _builtin(self, name: str, node, arguments, env) -> Val:
         if len(arguments) != 1:

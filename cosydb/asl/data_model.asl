@@ -11,6 +11,10 @@
 //   - MPISummary's "Instinstr" and Exit's "InstInstr" are kept as written.
 //   - Experiment declares no set of processes, which the report's properties read as
 //     e.processes (and e.Processes): declared here (setof Process processes).
+//   - The trace patterns of section 3.3 read the CRE model enhancement's pointer attributes
+//     (enterptr(e): the Enter of the region instance around e; sendptr(r): the Send of the
+//     message r receives) and an event's place in its location's order: declared on Event
+//     and Receive (enterptr, sendptr, seq).
 // Primitive types: int, float, boolean, String, DateTime.
 
 class Application {
@@ -50,6 +54,8 @@ class Experiment {
 class Event {
     float timestamp;              // Timestamp of event
     Process process_id;           // Process number
+    Enter enterptr;               // the Enter of the region instance around it (CRE)
+    int seq;                      // its place in its location's events (CRE's event order)
 }
 
 class RegionSummary {
@@ -185,6 +191,7 @@ class Receive extends Event {
     int Tag;
     int Length;
     Process Sender;               // source process
+    Send sendptr;                 // the Send of the message received (CRE)
 }
 
 class Collective extends Event {

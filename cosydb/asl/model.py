@@ -4,6 +4,7 @@ Names are case-insensitive: every lookup takes the lower-cased name."""
 
 from __future__ import annotations
 
+import copy
 import functools
 from dataclasses import dataclass, field
 from importlib import resources
@@ -82,6 +83,22 @@ class DataModel:
         self._mappings = {name.lower(): spec for name, spec in (supplied.get("classes") or {}).items()}
         self.constants = {name.lower(): spec for name, spec in (supplied.get("constants") or {}).items()}
         self.parameters = {name.lower(): spec for name, spec in (supplied.get("parameters") or {}).items()}
+        self.sets = {name.lower(): spec for name, spec in (supplied.get("sets") or {}).items()}
+
+    def extended(self, name: str, columns: dict) -> DataModel:
+        """This model with one more class, ``name``, whose attributes are columns of the rows
+        that range over it: {attribute: (type, column)} (a pattern's match objects)."""
+        model = copy.copy(self)
+        model.classes = dict(self.classes)
+        model.classes[name.lower()] = Class(
+            name, None, {a.lower(): Attribute(a, t, 0) for a, (t, _) in columns.items()}
+        )
+        model._mappings = dict(self._mappings)
+        model._mappings[name.lower()] = {
+            "relation": "(select 1)",  # rows are the pattern's: they come with their source
+            "attributes": {a: c for a, (_, c) in columns.items()},
+        }
+        return model
 
     def cls(self, name: str) -> Class | None:
         return self.classes.get(SYNONYMS.get(name.lower(), name.lower()))

@@ -338,3 +338,36 @@ PROPERTY OnAllProcesses<FrequentCommInProcess> FrequentCommOnAllProcesses;
 // An MPI communication function called often with little time per call on some processes,
 // not on all.
 PROPERTY SomeNotAllProcesses<FrequentCommInProcess> FrequentCommSomeProcesses;
+
+// 3.3.6 The late sender compound event (figure 3.10) and its property (figure 3.11).
+// The report compares enterptr(ROOT).region with MPI_Recv, unquoted: read as the name of
+// the function its call path calls ("MPI_Recv"), and so MPI_Send. Figure 3.11 writes
+// SUM m.idle_time WHERE ... without parentheses (added), calls the rank basis rank_basis
+// and duration (read as RankBasis and Duration), and names the property late_sender, the
+// name of the catalog's CRE property (properties/cre/late_sender.sql): here
+// LateSenderPattern.
+
+PATTERN LateSender(Region r) {
+    ROOTTYPE: Receive;
+    INSTANTIATION:
+        Send s1 = sendptr(ROOT);
+        Enter e1 = enterptr(ROOT);
+        Enter e2 = enterptr(s1);
+    CONSTRAINT:
+        EXISTS e IN Rs(ROOT, ROOT.process_id) SUCH THAT e.region == r AND
+        enterptr(ROOT).region.CalledFunc.Name == "MPI_Recv" AND
+        enterptr(s1).region.CalledFunc.Name == "MPI_Send" AND
+        e2.timestamp > e1.timestamp;
+    EXPORT:
+        float idle_time = e2.timestamp - e1.timestamp;
+}
+
+// Receives in MPI_Recv wait for a later MPI_Send, at or under the call path (over all processes).
+PROPERTY LateSenderPattern(Region r, Experiment e, Region RankBasis){
+  LET
+    float idle_time = SUM(m.idle_time WHERE m IN PATTERN_MATCHES(LateSender(r), e.trace));
+  IN
+    CONDITION: idle_time>0;
+    CONFIDENCE: 1;
+    SEVERITY: idle_time/Duration(RankBasis,e);
+}
