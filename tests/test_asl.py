@@ -85,11 +85,13 @@ MENDED = {
     1249: ("Region>", "Region)>"),  # OnAllProcesses: the ')' of x's parameter types
     1257: ("RankBasis)))", "RankBasis)) WHERE p IN e.Processes)"),  # max(...) without WHERE
     1395: ("RankBasis)))", "RankBasis)) WHERE p IN e.Processes)"),  # the same in SomeNotAllProcesses
+    1146: ("Duration(RankBasis,e),", "Duration(RankBasis,e);"),  # SlowSlaves: SEVERITY ends with ','
 }
 CHECKED_LINES = [*range(866, 879), *range(626, 645), *range(656, 670), *range(936, 946), *range(949, 952)]
 CHECKED_LINES += [*range(955, 958), *range(1229, 1239), *range(1248, 1259), 1264, *range(1379, 1397), 1402, 1403]
 CHECKED_LINES += [*range(1053, 1062), *range(1073, 1083)]  # LateSender, LateReceiver
 CHECKED_LINES += range(765, 780)  # the PATTERN LateSender (figure 3.10)
+CHECKED_LINES += [*range(1137, 1148), *range(1158, 1170)]  # SlowSlaves, OverloadedMaster
 
 
 def test_the_reports_undefined_names_are_errors_with_their_lines(tmp_path):
@@ -126,6 +128,11 @@ def test_the_reports_undefined_names_are_errors_with_their_lines(tmp_path):
         (1079, "unknown name 'idle_time'"),  # the LET's IdleTime
         (774, "unknown name 'MPI_Recv'"),  # unquoted: the name of the function the call calls
         (775, "unknown name 'MPI_Send'"),
+        # ParadigmRole (Appendix C) has MasterRecv, SlaveRecv, SlaveSend
+        (1143, "unknown name 'ReceiveMaster'"),
+        (1162, "class Experiment has no attribute 'NrProcessors'"),
+        (1165, "unknown name 'ReceiveSlave'"),
+        (1165, "unknown name 'SendSlave'"),
     }
     assert problems == the_reports  # and no other
 
@@ -139,6 +146,22 @@ def test_a_property_applied_to_an_object_of_another_class_is_an_error(tmp_path):
     )
     assert [(e.line, e.problem) for e in check(path, path.read_text())] == [
         (3, "'F': its parameter r is a Function, given a FuncCall")
+    ]
+
+
+def test_an_attribute_of_several_values_is_compared_by_membership_only(tmp_path):
+    """FuncCall.role and MPISummary.Role: a call path's roles on the processes."""
+    path = tmp_path / "roles.asl"
+    path.write_text(
+        "PROPERTY F(FuncCall r, Experiment e, Process p) {\n"
+        "  CONDITION: r.Role > MasterRecv; CONFIDENCE: 1; SEVERITY: 1; }\n"
+        "PROPERTY G(FuncCall r, Experiment e, Process p) {\n"
+        "  CONDITION: UNIQUE({s IN e.profile WITH s.region == r AND s.Proc == p}).Role == MasterRecv;\n"
+        "  CONFIDENCE: 1; SEVERITY: 1; }\n"
+    )
+    assert [(e.line, e.problem) for e in check(path, path.read_text())] == [
+        (2, "an attribute of several values compares with one value by == or != only"),
+        (4, "MPISummary.Role has several values: read it of a context or set element"),
     ]
 
 
@@ -206,11 +229,13 @@ RESTATED = {
     "L1DataCacheMisses": "l1_data_cache_misses",
     "L1InstCacheMisses": "l1_inst_cache_misses",
     "L2CacheMisses": "l2_cache_misses",
+    "SlowSlaves": "slow_slaves",
+    "OverloadedMaster": "overloaded_master",
 }
 
 #: The report's LateSender and LateReceiver are over all processes (no Process parameter): the
 #: catalog's rows per process, where a call waited, are its own; compared are those over all.
-OVER_ALL_PROCESSES = {"LateSender", "LateReceiver"}
+OVER_ALL_PROCESSES = {"LateSender", "LateReceiver", "SlowSlaves"}
 
 #: Metaproperties: ASL gives them no value (their severity is a max over processes, not a
 #: time over the rank basis), so the compiled value is none, the catalog's the time summed
@@ -298,9 +323,10 @@ def every_cache_counter_run():
         (cache_run, None),
         (communication_run, {"p_small_comm_s": 250e-9}),
         (master_slave_run, None),
+        (lambda: master_slave_run(slave_to_slave=True), None),
         (lambda: barrier_run([100, 300, 700], [800, 800, 800]), None),
     ],
-    ids=["every_cache_counter", "cache", "communication", "master_slave", "barrier"],
+    ids=["every_cache_counter", "cache", "communication", "master_slave", "no_master_slave", "barrier"],
 )
 def test_compiled_seed_properties_equal_the_hand_written_ones_on_constructed_runs(tmp_path, run, params):
     """The same on tests/test_properties_asl.py's constructed runs, whose hand-written values

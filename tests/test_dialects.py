@@ -386,21 +386,29 @@ def _assert_stored_tables_equal(ours: Path, theirs: Path) -> None:
     assert compared >= 40
 
 
-@pytest.mark.parametrize("trace", ["scorep-late_receiver", "minife-8-small"])
+@pytest.mark.parametrize("trace", ["scorep-late_receiver", "minife-8-small", "master_slave"])
 def test_compiled_asl_properties_on_spark_equal_duckdb(spark_session, real_db, tmp_path, trace):
     """``cosydb report --asl mpi --engine spark``: the report's MPI properties compiled from
     ASL give on Spark SQL the rows they give on DuckDB (the metaproperties' quantifiers over
-    the processes read the property they are built on joined to each process there). The
-    late sender PATTERN's property nests its pattern's subqueries deeper than Spark resolves:
-    a one-line error names the file and the column."""
+    the processes read the property they are built on joined to each process there; the
+    master-slave roles on tests/test_properties_asl.py's constructed run). The late sender
+    PATTERN's property nests its pattern's subqueries deeper than Spark resolves: a one-line
+    error names the file and the column."""
+    from test_properties_asl import master_slave_run
+
     from cosydb.report import run
 
     spec = catalog.asl_specification("mpi")
     names = [n for n, p in catalog.load([spec]).items() if Path(p.path) == spec and n != "LateSenderPattern"]
-    assert len(names) == 24
+    assert len(names) == 26
+    if trace == "master_slave":
+        load(master_slave_run().write(tmp_path / "run"), tmp_path / "run.cosydb")
+        loaded = tmp_path / "run.cosydb"
+    else:
+        loaded = real_db(trace)
     ours, theirs = tmp_path / "spark.cosydb", tmp_path / "duckdb.cosydb"
     for copy in (ours, theirs):
-        shutil.copytree(real_db(trace), copy)
+        shutil.copytree(loaded, copy)
     run(ours, threshold=0, properties=names, properties_dirs=[spec], engine_name="spark", spark_master="local[2]")
     run(theirs, threshold=0, properties=names, properties_dirs=[spec])
     con = duckdb.connect()

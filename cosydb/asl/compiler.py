@@ -437,8 +437,8 @@ class Compiler:
             ):
                 return self.error(node, f"parameter {pname} is a {binding['class']}, not a {ptype}")
             return Val("object", sql=binding["key"], cls=ptype, many=True)
-        if self.model.is_subclass(ptype, "Experiment"):
-            return Val("object", sql="", cls=ptype)
+        if self.model.is_subclass(ptype, "Experiment") or self.model.is_subclass(ptype, "Application"):
+            return Val("object", sql="", cls=ptype)  # the loaded one
         found = self._relation(ptype, node)
         if found is None:
             return ERROR
@@ -615,6 +615,12 @@ class Compiler:
             return self._same(left, right, op, node)
         if left.kind != "scalar" or right.kind != "scalar":
             return self.error(node, f"cannot compare {_describe(left)} with {_describe(right)}")
+        if left.many or right.many:  # an attribute of several values: == v holds where v is one
+            if op not in ("==", "!=") or (left.many and right.many):
+                return self.error(node, "an attribute of several values compares with one value by == or != only")
+            single, many = (right.sql, left.sql) if left.many else (left.sql, right.sql)
+            test = f"coalesce({single} in {many}, false)"
+            return Val("scalar", sql=f"({test})" if op == "==" else f"(not {test})", type="boolean")
         sql_op = {"==": "=", "!=": "<>"}.get(op, op)
         return Val("scalar", sql=f"({left.sql} {sql_op} {right.sql})", type="boolean")
 
@@ -753,6 +759,12 @@ class Compiler:
                 cls=declared if declared and not self.model.is_subclass(supplied, declared) else supplied,
             )
         vtype = attribute.type if attribute.type in ("int", "float", "boolean", "String", "DateTime") else "String"
+        if how.get("several"):  # several values: a subquery over the row, compared by membership
+            if base.kind != "row":
+                return self.error(
+                    node, f"{cls}.{attribute.name} has several values: read it of a context or set element"
+                )
+            return Val("scalar", sql=value, type=vtype, many=True)
         query = (base.src, _any_value(base.src, expression)) if base.kind == "unique" else None
         return Val("scalar", sql=value, type=vtype, query=query)
 

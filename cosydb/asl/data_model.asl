@@ -15,6 +15,9 @@
 //     (enterptr(e): the Enter of the region instance around e; sendptr(r): the Send of the
 //     message r receives) and an event's place in its location's order: declared on Event
 //     and Receive (enterptr, sendptr, seq).
+//   - A trace gives a call path its master-slave role per process (a receive in code that
+//     master and slaves both run is the master's MasterRecv and a slave's SlaveRecv):
+//     declared on MPISummary (Role), beside FuncCall's role (the roles it plays anywhere).
 // Primitive types: int, float, boolean, String, DateTime.
 
 class Application {
@@ -154,6 +157,7 @@ class MPISummary extends RegionSummary {
     int FpInstr;                  // floating point instructions
     int LoadInstr;                // load instructions
     int StoreInstr;               // store instructions
+    MPITypes.ParadigmRole Role;   // the call path's role on Proc (not in Appendix C; see above)
 }
 
 // MPI dynamic information: events

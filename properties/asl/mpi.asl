@@ -225,6 +225,46 @@ IN
                 (COND2)->Summary(r,e).IdleTime/Duration(RankBasis,e));
 }
 
+// 3.4.1.13 SlowSlaves and 3.4.1.14 OverloadedMaster. The report gives a FuncCall one role
+// and reads the call's summary over all processes. In a trace one call path can be the
+// master's receive of results and a slave's receive of tasks (a receive in code that both
+// run): a call path plays a role on a process, and r.Role == R holds where r plays R on some
+// process (FuncCall.role), s.Role == R where the summary's call path plays R on its process
+// (MPISummary.Role, cosydb's addition). The IdleTime is that of the processes where r plays
+// the role: the master's for SlowSlaves (summary(r,e).IdleTime would add the slaves'
+// waits at the same call path), the slaves' per slave for OverloadedMaster. The text names
+// the roles ReceiveMaster, ReceiveSlave, SendSlave; Appendix C's ParadigmRole has MasterRecv,
+// SlaveRecv, SlaveSend (read as those). SlowSlaves' "SEVERITY: ...," ends with ',' (';'),
+// OverloadedMaster divides by e.NrProcessors-1 (the data model's nr_processors).
+
+// The master waits for results from its slaves.
+PROPERTY SlowSlaves (FuncCall r, MPIApplication a,
+                    Experiment e, Region RankBasis){
+LET
+  float IdleTime = SUM(s.IdleTime WHERE s IN
+                       {s IN e.profile WITH s.region == r AND s.Role == MasterRecv});
+IN
+  CONDITION: a.Paradigm == MasterSlave AND r.Role == MasterRecv AND
+             IdleTime>0;
+  CONFIDENCE: 1;
+  SEVERITY: IdleTime/Duration(RankBasis,e);
+}
+
+// The slaves wait for the master to hand out tasks or take results.
+PROPERTY OverloadedMaster(FuncCall r, MPIApplication a,
+                          Experiment e, Region RankBasis){
+LET
+  float IdleTime = SUM(s.IdleTime WHERE s IN
+                       {s IN e.profile WITH s.region == r AND
+                        (s.Role == SlaveRecv OR s.Role == SlaveSend)})/(e.nr_processors-1);
+IN
+  CONDITION: (a.Paradigm == MasterSlave AND
+             (r.Role == SlaveRecv OR r.Role == SlaveSend)) AND
+             IdleTime>0;
+  CONFIDENCE: 1;
+  SEVERITY: IdleTime/Duration(RankBasis,e);
+}
+
 // 3.2 Property templates and metaproperties
 
 PROPERTY TEMPLATE CostPerProcess <float CostFunc(MPISummary)>

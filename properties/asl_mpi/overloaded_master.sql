@@ -10,7 +10,8 @@ description: |
   slaves where it has the role ReceiveSlave or SendSlave (master_slave_roles; the
   master is rank $p_master_rank), per slave on average. CONDITION a.Paradigm ==
   MasterSlave AND that role AND IdleTime > 0, CONFIDENCE 1,
-  SEVERITY IdleTime / Duration(RankBasis, e). details: the idle time per slave.
+  SEVERITY IdleTime / Duration(RankBasis, e). A row for every call path with a slave
+  role (0 where no slave waits there); details: the idle time per slave.
 diagnosis: |
   The master is the bottleneck: distribute tasks in larger batches, use several
   masters, or let slaves fetch work from each other.
@@ -19,13 +20,13 @@ params:
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
 with per_slave as (
-    select i.callpath_id, i.location_id, sum(i.idle_s) as value
-    from {{ ref('idle_time') }} as i
-    join (
+    select r.callpath_id, r.location_id, coalesce(sum(i.idle_s), 0) as value
+    from (
         select distinct callpath_id, location_id
         from {{ ref('master_slave_roles') }}
         where role in ('ReceiveSlave', 'SendSlave')
-    ) using (callpath_id, location_id)
+    ) as r
+    left join {{ ref('idle_time') }} as i using (callpath_id, location_id)
     group by all
 ),
 
