@@ -9,6 +9,7 @@ import pytest
 from conftest import SCALASCA_TRACES, TRACES, cosydb, property_rows, report
 from cosydb.fixtures.generator import TraceBuilder
 from test_properties_asl import END, barrier_run, cache_run, communication_run, master_slave_run
+from test_wrong_order_forms import isend_waitall_run, one_waitall_run, sendrecv_and_test_run
 
 from cosydb import catalog, database, engine
 from cosydb.asl.compiler import check
@@ -92,6 +93,7 @@ CHECKED_LINES += [*range(955, 958), *range(1229, 1239), *range(1248, 1259), 1264
 CHECKED_LINES += [*range(1053, 1062), *range(1073, 1083)]  # LateSender, LateReceiver
 CHECKED_LINES += range(765, 780)  # the PATTERN LateSender (figure 3.10)
 CHECKED_LINES += [*range(1137, 1148), *range(1158, 1170)]  # SlowSlaves, OverloadedMaster
+CHECKED_LINES += [*range(1179, 1204), *range(1211, 1220)]  # WrongOrder, MessagesInWrongOrder
 
 
 def test_the_reports_undefined_names_are_errors_with_their_lines(tmp_path):
@@ -133,6 +135,11 @@ def test_the_reports_undefined_names_are_errors_with_their_lines(tmp_path):
         (1162, "class Experiment has no attribute 'NrProcessors'"),
         (1165, "unknown name 'ReceiveSlave'"),
         (1165, "unknown name 'SendSlave'"),
+        # WrongOrder: ROOT.Process and SendMsg.Process for process_id; the EXPORT's cost untyped
+        (1196, "class Receive has no attribute 'Process'"),
+        (1197, "class Send has no attribute 'Process'"),
+        (1197, "class Receive has no attribute 'Process'"),
+        (1201, "'cost' has no type (a definition is 'type name = expr;')"),
     }
     assert problems == the_reports  # and no other
 
@@ -231,11 +238,12 @@ RESTATED = {
     "L2CacheMisses": "l2_cache_misses",
     "SlowSlaves": "slow_slaves",
     "OverloadedMaster": "overloaded_master",
+    "MessagesInWrongOrder": "messages_in_wrong_order",
 }
 
 #: The report's LateSender and LateReceiver are over all processes (no Process parameter): the
 #: catalog's rows per process, where a call waited, are its own; compared are those over all.
-OVER_ALL_PROCESSES = {"LateSender", "LateReceiver", "SlowSlaves"}
+OVER_ALL_PROCESSES = {"LateSender", "LateReceiver", "SlowSlaves", "MessagesInWrongOrder"}
 
 #: Metaproperties: ASL gives them no value (their severity is a max over processes, not a
 #: time over the rank basis), so the compiled value is none, the catalog's the time summed
@@ -325,8 +333,21 @@ def every_cache_counter_run():
         (master_slave_run, None),
         (lambda: master_slave_run(slave_to_slave=True), None),
         (lambda: barrier_run([100, 300, 700], [800, 800, 800]), None),
+        (isend_waitall_run, None),
+        (sendrecv_and_test_run, None),
+        (one_waitall_run, None),
     ],
-    ids=["every_cache_counter", "cache", "communication", "master_slave", "no_master_slave", "barrier"],
+    ids=[
+        "every_cache_counter",
+        "cache",
+        "communication",
+        "master_slave",
+        "no_master_slave",
+        "barrier",
+        "wrong_order_isend_waitall",
+        "wrong_order_sendrecv_test",
+        "no_wrong_order_in_one_waitall",
+    ],
 )
 def test_compiled_seed_properties_equal_the_hand_written_ones_on_constructed_runs(tmp_path, run, params):
     """The same on tests/test_properties_asl.py's constructed runs, whose hand-written values

@@ -97,7 +97,9 @@ def test_recv_send_case_is_unchanged(tmp_path):
     assert per_process(evaluation, "wrong_order_lr") == {}
 
 
-def test_isend_wait_senders_and_an_out_of_order_irecv_waitall_receiver(tmp_path):
+def isend_waitall_run():
+    """Rank 0 sends tags 1, 2, 3 by MPI_Isend + MPI_Wait; rank 1 completes tags 2 and 3 in one
+    MPI_Waitall (50..400) and tag 1 in a later one (520..600)."""
     b = TraceBuilder(2)
     with b[0].open("main", 0, 2000):
         for tag, (isend, wait) in enumerate([(100, 120), (200, 220), (240, 260)], start=1):
@@ -109,7 +111,11 @@ def test_isend_wait_senders_and_an_out_of_order_irecv_waitall_receiver(tmp_path)
         b[1].mpi_wait(50, 400, requests=[1, 2], call="MPI_Waitall")  # tags 2 and 3 received at 400
         b[1].mpi_irecv(500, 510, src=0, tag=1, nbytes=8, request=3)
         b[1].mpi_wait(520, 600, requests=[3], call="MPI_Waitall")  # the oldest, tag 1, at 600
-    evaluation = evaluate(b, tmp_path)
+    return b
+
+
+def test_isend_wait_senders_and_an_out_of_order_irecv_waitall_receiver(tmp_path):
+    evaluation = evaluate(isend_waitall_run(), tmp_path)
     m = matches(evaluation)
     # tags 2 (sent 200) and 3 (sent 240) are received at 400 while tag 1 (sent 100) waits
     # for a later Waitall; tag 2 and tag 3 leave the queue together, neither waits on the other
@@ -126,7 +132,8 @@ def test_isend_wait_senders_and_an_out_of_order_irecv_waitall_receiver(tmp_path)
     assert per_process(evaluation, "wrong_order_lr") == {}
 
 
-def test_messages_completed_by_one_waitall_are_received_together(tmp_path):
+def one_waitall_run():
+    """Rank 1 completes two messages of rank 0 in one MPI_Waitall, the newer one first."""
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)
@@ -136,7 +143,11 @@ def test_messages_completed_by_one_waitall_are_received_together(tmp_path):
         b[1].mpi_irecv(30, 40, src=0, tag=1, nbytes=8, request=2)
         # the call reports the newer message first (390) and the older one after it (395)
         waitall(b[1], 50, 400, [(1, 390), (2, 395)])
-    evaluation = evaluate(b, tmp_path)
+    return b
+
+
+def test_messages_completed_by_one_waitall_are_received_together(tmp_path):
+    evaluation = evaluate(one_waitall_run(), tmp_path)
     assert matches(evaluation) == {} and per_process(evaluation, "messages_in_wrong_order") == {}
 
 
@@ -196,7 +207,8 @@ def test_blocked_sender_of_a_message_received_out_of_order(tmp_path, call):
     assert per_process(evaluation, "wrong_order_ls") == {}
 
 
-def test_sendrecv_and_test_completions(tmp_path):
+def sendrecv_and_test_run():
+    """Rank 1 receives out of order in MPI_Sendrecv, rank 2 in MPI_Test (see the test)."""
     b = TraceBuilder(3)
     with b[0].open("main", 0, 1000):
         b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)
@@ -213,7 +225,11 @@ def test_sendrecv_and_test_completions(tmp_path):
         b[2].mpi_irecv(30, 40, src=0, tag=1, nbytes=8, request=2)
         b[2].mpi_wait(300, 310, requests=[1], call="MPI_Test")  # tag 2 completes in MPI_Test at 310
         b[2].mpi_wait(400, 410, requests=[2], call="MPI_Wait")  # tag 1 (sent 120 < 220) at 410
-    evaluation = evaluate(b, tmp_path)
+    return b
+
+
+def test_sendrecv_and_test_completions(tmp_path):
+    evaluation = evaluate(sendrecv_and_test_run(), tmp_path)
     assert set(matches(evaluation)) == {(1, 2), (2, 2)}
     # rank 1: MPI_Send 200..210 + MPI_Sendrecv 50..250; rank 2: MPI_Send 220..230 + MPI_Test 300..310
     assert per_process(evaluation, "messages_in_wrong_order") == {

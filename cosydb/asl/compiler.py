@@ -14,9 +14,12 @@ How ASL reads as SQL:
 - ``{x IN S WITH p}`` is a subquery over S's relation; ``UNIQUE(S).a`` reads attribute
   a of S's element (``any_value``: the report's "selects arbitrarily one element");
   ``SUM/COUNT/MAX/MIN/AVG/STDEV(e WHERE x IN S)`` an aggregate over it;
-  ``FORALL/EXISTS/NEXISTS x IN S SUCH THAT p`` (NOT) EXISTS subqueries;
+  ``FORALL/EXISTS/NEXISTS x IN S SUCH THAT p`` (NOT) EXISTS subqueries; the SUM of no
+  element is 0;
 - objects compare by their key; ``typeof(o) == C`` holds when o is a C (or a subclass),
-  and in ``A AND B`` B reads o as a C after A tests it;
+  and in ``A AND B`` B reads o as a C after A tests it, as a function's parameter of class
+  C reads its argument (where C's objects live in another relation: by o's key);
+- an attribute of several values (a call path's roles) equals a value that is one of them;
 - a conjunct of every condition that tests only what the context is (its class, name,
   enum attributes) delimits the rows; several conditions merge as the MAX over those
   that hold;
@@ -544,6 +547,8 @@ class Compiler:
             return Val("scalar", sql=str(spec["sql"]), type=spec["type"])
         if self.model.cls(name) is not None:
             return Val("class", cls=self.model.cls(name).name)
+        if name.lower() in self.model.sets:  # a supplied set of no arguments (TRACE)
+            return self._supplied_set(name.lower(), node, [], env)
         if name.lower() in self.model.enum_values:
             return Val("scalar", sql=_string(name), type=self.model.enum_values[name.lower()])
         if name.lower() in self.functions:
@@ -656,7 +661,8 @@ class Compiler:
             return f"{value.sql}.{mapping.key}", False
         if value.kind == "object":
             return value.sql, value.many
-        self.error(node, f"expected an object, found {_describe(value)}")
+        if value.kind != "error":  # an error is reported where it is
+            self.error(node, f"expected an object, found {_describe(value)}")
         return None
 
     def _same(self, left: Val, right: Val, op: str, node) -> Val:
@@ -699,6 +705,8 @@ class Compiler:
         if found is None:
             return "null"
         relation, key, filters, _ = found
+        if obj.kind == "row" and self.model.mapping(static).sql == relation:  # a row of its relation
+            return " and ".join(f"({f.replace('{row}', obj.sql)})" for f in filters) or "true"
         alias = self._alias("o")
         own = self._key(obj, node)
         if own is None:
@@ -720,7 +728,7 @@ class Compiler:
         cls = base.cls if base.kind != "unique" else base.src.element
         narrowed = env.get(("narrow", _source(self.text, node.children[0]).lower()))
         if narrowed is not None and self.model.is_subclass(narrowed, cls):
-            cls = narrowed
+            base, cls = self._as(base, narrowed), narrowed
         if base.keys:  # a reference to one of several classes: the one it was narrowed to
             chosen = self._chosen_key(base, cls)
             if chosen is None:
@@ -767,6 +775,16 @@ class Compiler:
             return Val("scalar", sql=value, type=vtype, many=True)
         query = (base.src, _any_value(base.src, expression)) if base.kind == "unique" else None
         return Val("scalar", sql=value, type=vtype, query=query)
+
+    def _as(self, value: Val, cls: str) -> Val:
+        """``value`` read as a ``cls`` (a subclass of its class, as typeof found it, or as a
+        function's parameter takes it): a row of another relation than cls's is the object
+        its key names."""
+        if value.kind == "row" and self.model.mapping(value.cls).sql != self.model.mapping(cls).sql:
+            return Val("object", sql=f"{value.sql}.{self.model.mapping(value.cls).key}", cls=cls)
+        if value.kind in ("row", "object") and not value.keys:
+            return Val(value.kind, sql=value.sql, cls=cls, many=value.many)
+        return value
 
     def _read(self, base: Val, expression: str, mapping) -> str:
         """SQL of an expression over the row of ``base`` ({row})."""
@@ -850,7 +868,10 @@ class Compiler:
             return self.error(expr, f"{str(function).upper()} adds numbers, not {_describe(value)}")
         inner = value.sql if value.kind == "scalar" else "*"
         vtype = "int" if name == "count" else ("float" if name in ("avg", "stddev_pop") else value.type)
-        return Val("scalar", sql=f"({src.rows(f'{name}({inner})')})", type=vtype, query=(src, f"{name}({inner})"))
+        aggregate = f"{name}({inner})"
+        if name == "sum":  # of no element: 0 (of elements whose values are unknown: unknown)
+            aggregate = f"case when count(*) = 0 then 0 else {aggregate} end"
+        return Val("scalar", sql=f"({src.rows(aggregate)})", type=vtype, query=(src, aggregate))
 
     def _quantified(self, node, env) -> Val:
         quantifier, variables, domain_node, predicate = node.children
@@ -913,6 +934,8 @@ class Compiler:
                 own = value.cls if value.kind != "unique" else value.src.element
                 if own and not (self.model.is_subclass(own, ptype) or self.model.is_subclass(ptype, own)):
                     self.error(argument, f"argument {pname} of '{definition.name}' is a {ptype}, given a {own}")
+                elif own and own != self.model.cls(ptype).name and self.model.is_subclass(ptype, own):
+                    value = self._as(value, self.model.cls(ptype).name)  # a Receive passed as an Event
             scope[pname.lower()] = value
         if definition.body is None:
             return ERROR
@@ -928,17 +951,23 @@ class Compiler:
         alias = self._alias(name)
 
         def argument(match) -> str:
-            index, attribute = int(match.group(1)), match.group(2)
+            index, attribute, column = int(match.group(1)), match.group(2), match.group(3)
             if index >= len(arguments):
                 self.error(node, f"{name} takes {index + 1} or more arguments, given {len(arguments)}")
                 return "null"
             if attribute:
                 tree = lark.Tree("attribute", [arguments[index], lark.Token("NAME", attribute)])
                 return self.numeric(tree, env)
-            key = self._key(self.expr(arguments[index], env), node)
+            value = self.expr(arguments[index], env)
+            if column:  # a column of the argument's row in its class's relation
+                if value.kind not in ("row", "object") or value.keys:
+                    self.error(node, f"argument {index + 1} of {name} is an event, not {_describe(value)}")
+                    return "null"
+                return self._read(value, f"{{row}}.{column}", self.model.mapping(value.cls))
+            key = self._key(value, node)
             return key[0] if key else "null"
 
-        where = re.sub(r"\{(\d+)(?:\.(\w+))?\}", argument, spec["where"]).replace("{item}", alias)
+        where = re.sub(r"\{(\d+)(?:\.(\w+)|:(\w+))?\}", argument, spec["where"]).replace("{item}", alias)
         tests = [f.replace("{row}", alias) for f in filters]
         return Val("set", src=Source(relation, alias, [*tests, where], spec["element"]))
 

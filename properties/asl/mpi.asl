@@ -265,6 +265,65 @@ IN
   SEVERITY: IdleTime/Duration(RankBasis,e);
 }
 
+// 3.4.1.15 WrongOrder and MessagesInWrongOrder. Read as noted:
+//   - ROOT.Process and SendMsg.Process: Event's process_id (figure 3.10 reads that); e.Region
+//     and s.Timestamp as written (names are case-insensitive);
+//   - ExitRecv and ExitSend select from every event whose enterptr is the call's Enter (the
+//     Receive itself is one): read as the call's Exit (typeof(ev) == Exit added);
+//   - the EXPORT cost has no type: float;
+//   - a call that completes several messages received in the wrong order (MPI_Waitall) would
+//     count its duration once per message: shared among them (Completed), so that the cost
+//     is the time the calls took;
+//   - the property ranges over every FuncCall, and its matches are receives whose call, on
+//     the region stack, is r: typeof(r.CalledFunc)==MPIp2pFunc added, so that its rows are
+//     the point-to-point calls (an MPI call calls no other, so r is the receiving call);
+//   - PATTERN_MATCHES(WrongOrder(r), e): the experiment's trace.
+
+// The receive x takes a message while an older one from the same sender is still in the
+// message queue (the pattern's CONSTRAINT).
+boolean ReceivedOutOfOrder(Receive x) =
+    EXISTS s IN Mq(x, sendptr(x).process_id, x.process_id)
+    SUCH THAT s.Timestamp < sendptr(x).Timestamp;
+
+PATTERN WrongOrder(FuncCall r) {
+  ROOTTYPE: Receive;
+  INSTANTIATION:
+    Send  SendMsg = sendptr(ROOT);
+    Enter EnterSend = enterptr(SendMsg);
+    Enter EnterRecv = enterptr(ROOT);
+    Exit  ExitRecv = UNIQUE({
+      ev IN TRACE
+      WITH typeof(ev) == Exit AND enterptr(ev) == EnterRecv
+    });
+    Exit  ExitSend = UNIQUE({
+      ev IN TRACE
+      WITH typeof(ev) == Exit AND enterptr(ev) == EnterSend
+    });
+    int Completed = COUNT(x WHERE x IN {
+      x IN TRACE
+      WITH typeof(x) == Receive AND enterptr(x) == EnterRecv AND ReceivedOutOfOrder(x)
+    });
+
+  CONSTRAINT:
+    EXISTS e IN Rs(ROOT, ROOT.process_id) SUCH THAT e.Region==r AND
+    ReceivedOutOfOrder(ROOT);
+
+  EXPORT:
+    float cost = (ExitSend.Timestamp - EnterSend.Timestamp) +
+           (ExitRecv.Timestamp - EnterRecv.Timestamp) / Completed;
+}
+
+// Time in the send and receive calls of messages received out of send order.
+PROPERTY MessagesInWrongOrder(FuncCall r, Experiment e, Region RankBasis){
+  LET
+    float Cost= SUM(i.cost WHERE i IN
+      PATTERN_MATCHES(WrongOrder(r), e));
+  IN
+    CONDITION: typeof(r.CalledFunc)==MPIp2pFunc AND Cost>0;
+    CONFIDENCE: 1;
+    SEVERITY: Cost/Duration(RankBasis,e);
+}
+
 // 3.2 Property templates and metaproperties
 
 PROPERTY TEMPLATE CostPerProcess <float CostFunc(MPISummary)>

@@ -7,7 +7,8 @@ requires: [trace]
 info: Time in the send and receive calls of messages received out of send order.
 description: |
   ASL §3.4.1.15 MessagesInWrongOrder: Cost = SUM(cost_s) over PATTERN_MATCHES(WrongOrder(r))
-  (wrong_order_matches), per receive call path and location, and over all processes.
+  (wrong_order_matches), per receive call path and location where it has matches, and over
+  all processes for every point-to-point call path (MPIp2pFunc: 0 where none).
   CONDITION Cost > 0, CONFIDENCE 1, SEVERITY Cost / Duration(RankBasis, e).
   Every blocking and non-blocking form: messages of MPI_Send/Ssend/Bsend/Rsend,
   MPI_Isend (+ Wait*) and MPI_Sendrecv, received by MPI_Recv, MPI_Irecv (+ Wait*/Test*,
@@ -18,4 +19,4 @@ params:
   p_region: {default: null, type: VARCHAR, doc: "Focus region r of the pattern."}
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
-{{ asl.sum_matches(ref('wrong_order_matches'), 'cost_s') }}
+{{ asl.sum_matches(ref('wrong_order_matches'), 'cost_s', contexts=asl.calls("mpi_class = 'p2p'")) }}

@@ -184,10 +184,17 @@ cross join {{ ref('rank_basis') }} as rank_basis
     such call path (0 where it never waits), per process where it waits;
     CONDITION IdleTime > 0, CONFIDENCE 1, SEVERITY IdleTime / Duration(RankBasis, e). -#}
 {% macro idle_at_calls(call_filter) -%}
-{%- set calls = '(select c.callpath_id from ' ~ ref('callpaths') ~ ' as c join ' ~ ref('region_classes')
-                ~ ' as k using (region_id) where ' ~ call_filter ~ ')' -%}
+{%- set calls = calls(call_filter) -%}
 {{ sum_matches('(select * from ' ~ ref('idle_time') ~ ' where callpath_id in ' ~ calls ~ ')', 'idle_s',
                contexts=calls) }}
+{%- endmacro %}
+
+
+{#- The call paths (callpath_id) of MPI calls whose function satisfies call_filter (an
+    expression over region_classes), as a subquery: the contexts of a property of those
+    calls (ASL FuncCall r with r.CalledFunc of an MPI class). -#}
+{% macro calls(call_filter) -%}
+(select c.callpath_id from {{ ref('callpaths') }} as c join {{ ref('region_classes') }} as k using (region_id) where {{ call_filter }})
 {%- endmacro %}
 
 
