@@ -289,7 +289,7 @@ def asl_entries(path: Path) -> dict[str, tuple[dict, str]]:
             comments.insert(0, lines[n].lstrip()[2:].strip())
             n -= 1
         header = {
-            "kind": "property",
+            "kind": entry.kind,
             "parent": None,
             "unit": entry.unit,
             "info": comments[0] if comments else f"ASL property {entry.name} ({path.name}).",
@@ -298,6 +298,8 @@ def asl_entries(path: Path) -> dict[str, tuple[dict, str]]:
         }
         if entry.params:
             header["params"] = entry.params
+        if entry.columns:
+            header["columns"] = entry.columns
         entries[entry.name] = (header, entry.sql)
     return entries
 

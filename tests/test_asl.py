@@ -87,6 +87,8 @@ MENDED = {
     1257: ("RankBasis)))", "RankBasis)) WHERE p IN e.Processes)"),  # max(...) without WHERE
     1395: ("RankBasis)))", "RankBasis)) WHERE p IN e.Processes)"),  # the same in SomeNotAllProcesses
     1146: ("Duration(RankBasis,e),", "Duration(RankBasis,e);"),  # SlowSlaves: SEVERITY ends with ','
+    1305: ("AND re.Region==r}", "AND re.Region==r};"),  # AllInstancesInProcess: ';' before IN
+    1313: ("x(re)));", "x(re)) WHERE re IN AllRe);"),  # max(...) without WHERE
 }
 CHECKED_LINES = [*range(866, 879), *range(626, 645), *range(656, 670), *range(936, 946), *range(949, 952)]
 CHECKED_LINES += [*range(955, 958), *range(1229, 1239), *range(1248, 1259), 1264, *range(1379, 1397), 1402, 1403]
@@ -94,6 +96,7 @@ CHECKED_LINES += [*range(1053, 1062), *range(1073, 1083)]  # LateSender, LateRec
 CHECKED_LINES += range(765, 780)  # the PATTERN LateSender (figure 3.10)
 CHECKED_LINES += [*range(1137, 1148), *range(1158, 1170)]  # SlowSlaves, OverloadedMaster
 CHECKED_LINES += [*range(1179, 1204), *range(1211, 1220)]  # WrongOrder, MessagesInWrongOrder
+CHECKED_LINES += [*range(1274, 1291), *range(1300, 1322)]  # CacheCostPerInstance, AllInstancesInProcess
 
 
 def test_the_reports_undefined_names_are_errors_with_their_lines(tmp_path):
@@ -112,6 +115,7 @@ def test_the_reports_undefined_names_are_errors_with_their_lines(tmp_path):
     untyped = "has no type (a definition is 'type name ... = expr;')"
     the_reports = {
         (630, "'cost' has no type (a definition is 'type name = expr;')"),  # LET cost = ...
+        (657, "unknown class 'RankBasis'"),  # x(Region, Experiment, Process, RankBasis): Region
         (660, "class Experiment has no attribute 'processors'"),  # e.processors; e.processes below
         (668, "unknown property 'SynCostPerProcess' for template parameter x"),  # SyncCostPerProcess
         (943, "unknown name 'Cost'"),  # CacheCost defines Costs, its SEVERITY reads Cost
@@ -140,6 +144,21 @@ def test_the_reports_undefined_names_are_errors_with_their_lines(tmp_path):
         (1197, "class Send has no attribute 'Process'"),
         (1197, "class Receive has no attribute 'Process'"),
         (1201, "'cost' has no type (a definition is 'type name = expr;')"),
+        # CacheCostPerInstance: SEVERITY reads cost, the LET defines costs; untyped functions
+        (1281, "unknown name 'cost'"),
+        (1284, f"'L1DCacheCostInstFunc' {untyped}"),
+        (1285, f"'L1ICacheCostInstFunc' {untyped}"),
+        (1286, f"'L2CacheCostInstFunc' {untyped}"),
+        # AllInstancesInProcess: x(RegionExit); an Event of e.Trace has no Process or Region
+        # (its Exits: typeof(re) == Exit); x(re) where x takes (Exit re, Region RankBasis)
+        (1301, "unknown class 'RegionExit'"),
+        (1304, "class Event has no attribute 'Process'"),
+        (1305, "class Event has no attribute 'Region'"),
+        *(
+            (line, f"'{cache}CacheMissesPerInstance' takes 2 argument(s), given 1")
+            for line in (1309, 1311, 1313)
+            for cache in ("L1D", "L1I", "L2")
+        ),
     }
     assert problems == the_reports  # and no other
 
@@ -239,6 +258,16 @@ RESTATED = {
     "SlowSlaves": "slow_slaves",
     "OverloadedMaster": "overloaded_master",
     "MessagesInWrongOrder": "messages_in_wrong_order",
+    **{
+        f"{asl}{name}": f"{catalog}_{written}"
+        for asl, catalog in (("L1D", "l1d"), ("L1I", "l1i"), ("L2", "l2"))
+        for name, written in (
+            ("CacheMissesPerInstance", "cache_misses_per_instance"),
+            ("CacheMissesInAllInstancesInProcess", "cache_misses_in_all_instances_in_process"),
+            ("CacheMissesInAllInstancesInAllProcesses", "cache_misses_in_all_instances_in_all_processes"),
+            ("CacheMissesInSomeNotAllInstances", "cache_misses_in_some_not_all_instances"),
+        )
+    },
 }
 
 #: The report's LateSender and LateReceiver are over all processes (no Process parameter): the
@@ -249,6 +278,8 @@ OVER_ALL_PROCESSES = {"LateSender", "LateReceiver", "SlowSlaves", "MessagesInWro
 #: time over the rank basis), so the compiled value is none, the catalog's the time summed
 #: over the processes where the property holds.
 VALUELESS = {"FrequentCommOnAllProcesses", "FrequentCommSomeProcesses"}
+#: ... nor to the metaproperties over instances (the catalog's: the misses of the most severe).
+VALUELESS |= {name for name in RESTATED if "Instances" in name}
 
 
 def _rows(evaluation, name: str) -> dict:

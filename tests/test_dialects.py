@@ -386,24 +386,27 @@ def _assert_stored_tables_equal(ours: Path, theirs: Path) -> None:
     assert compared >= 40
 
 
-@pytest.mark.parametrize("trace", ["scorep-late_receiver", "minife-8-small", "master_slave"])
+@pytest.mark.parametrize("trace", ["scorep-late_receiver", "minife-8-small", "master_slave", "cache"])
 def test_compiled_asl_properties_on_spark_equal_duckdb(spark_session, real_db, tmp_path, trace):
     """``cosydb report --asl mpi --engine spark``: the report's MPI properties compiled from
     ASL give on Spark SQL the rows they give on DuckDB (the metaproperties' quantifiers over
     the processes read the property they are built on joined to each process there; the
-    master-slave roles on tests/test_properties_asl.py's constructed run). The properties of
+    master-slave roles and the cache misses per instance on tests/test_properties_asl.py's
+    constructed runs). The properties of
     the late sender and wrong order PATTERNs nest their patterns' subqueries deeper than
     Spark resolves: a one-line error names the file and the column."""
-    from test_properties_asl import master_slave_run
+    from test_properties_asl import cache_run, master_slave_run
 
     from cosydb.report import run
 
     spec = catalog.asl_specification("mpi")
     nested = ["LateSenderPattern", "MessagesInWrongOrder"]
-    names = [n for n, p in catalog.load([spec]).items() if Path(p.path) == spec and n not in nested]
-    assert len(names) == 26
-    if trace == "master_slave":
-        load(master_slave_run().write(tmp_path / "run"), tmp_path / "run.cosydb")
+    compiled = catalog.load([spec])
+    names = [n for n, p in compiled.items() if Path(p.path) == spec and p.kind == "property" and n not in nested]
+    assert len(names) == 38
+    constructed = {"master_slave": master_slave_run, "cache": cache_run}
+    if trace in constructed:
+        load(constructed[trace]().write(tmp_path / "run"), tmp_path / "run.cosydb")
         loaded = tmp_path / "run.cosydb"
     else:
         loaded = real_db(trace)

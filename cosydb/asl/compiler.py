@@ -42,7 +42,7 @@ from pathlib import Path
 
 import lark
 
-from .model import DataModel, SetOf, builtin, type_of
+from .model import PRIMITIVES, DataModel, SetOf, builtin, type_of
 from .parser import AslError, parse
 
 NUMERIC = {"int", "float"}
@@ -139,6 +139,8 @@ class Entry:
     line: int
     unit: str
     params: dict = field(default_factory=dict)  # catalog parameters: p_name -> {default, type, doc}
+    kind: str = "property"  # or pattern: the rows per instance of a property of an event
+    columns: dict = field(default_factory=dict)  # a pattern's columns
 
 
 class Compiler:
@@ -156,6 +158,7 @@ class Compiler:
         self.params: dict = {}  # the catalog parameters it reads (constants bound to parameters)
         self.let_values: dict = {}  # its LET constants compiled so far: id(definition) -> Val
         self.bound: dict[str, Source] = {}  # the rows a variable ranges over, by its alias
+        self.instance: str | None = None  # the key of the event a property of an event is of
         self._collect(parse(text, path))
 
     # -- errors -------------------------------------------------------------------------
@@ -268,6 +271,11 @@ class Compiler:
         for template in self.templates.values():
             self.aliases, self.lets = set(), []
             scope = {}
+            for kind, _, node in template.template_params:  # the classes of a property parameter
+                for typed in node.children[1].children if kind == "property" else []:
+                    ptype = type_of(typed.children[0])
+                    if isinstance(ptype, str) and ptype not in PRIMITIVES.values() and self.model.cls(ptype) is None:
+                        self.error(typed, f"unknown class '{ptype}'")
             for kind, pname, node in template.template_params:
                 returns = type_of(node.children[0]) if kind == "function" else None
                 scope[pname.lower()] = Val("signature", type=returns, cls=kind)
@@ -276,8 +284,17 @@ class Compiler:
         for prop in self.properties.values():
             errors = len(self.errors)
             sql, unit = self._compile_property(prop)
-            if len(self.errors) == errors:
-                entries.append(Entry(prop.name, sql, prop.source, _position(prop.node)[0], unit, dict(self.params)))
+            if len(self.errors) > errors:
+                continue
+            line, params = _position(prop.node)[0], dict(self.params)
+            if self.instance is None:
+                entries.append(Entry(prop.name, sql, prop.source, line, unit, params))
+                continue
+            # a property of an event: its rows per event (a pattern), and per call path and
+            # location the most severe event's
+            instances = _instances(prop.name)
+            entries.append(Entry(instances, sql, prop.source, line, unit, params, "pattern", INSTANCE_COLUMNS))
+            entries.append(Entry(prop.name, _most_severe(instances), prop.source, line, unit, params))
         return entries
 
     def _alias(self, name: str) -> str:
@@ -308,7 +325,7 @@ class Compiler:
 
     def _compile_property(self, prop: PropertyDef, bindings: dict | None = None) -> tuple[str, str]:
         self.aliases, self.lets, self.params, self.let_values = set(), [], {}, {}
-        self.bound = {}
+        self.bound, self.instance = {}, None
         env: dict[str, object] = dict(bindings if bindings is not None else prop.bindings)
         contexts, keys = [], {"callpath_id": "null::bigint", "region_id": "null::bigint", "location_id": "null::bigint"}
         self.contexts = []
@@ -354,13 +371,18 @@ class Compiler:
         rows = []
         lets = "".join(f"\n    {let}" for let in self.lets)
         for cond_id, condition in condition_list:
-            conf_sql, _ = confidence.get(cond_id) or confidence.get(None) or ("null", None)
-            sev_sql, value_sql = severity.get(cond_id) or severity.get(None) or ("null", None)
+            conf_sql = (confidence.get(cond_id) or confidence.get(None) or ("null",))[0]
+            sev_sql, value_sql, denominator, _ = (
+                severity.get(cond_id) or severity.get(None) or ("null", None, None, None)
+            )
+            if denominator is not None:  # not evaluable where the severity's denominator is 0
+                condition = f"case when ({denominator}) <> 0 then {condition} end"
             rows.append(
-                f"select {', '.join(RESULT_COLUMNS)}\n"
+                f"select {', '.join(RESULT_COLUMNS)}{', event_key' if self.instance else ''}\n"
                 "from (\n"
                 "    select\n"
-                f"        {keys['callpath_id']} as callpath_id,\n"
+                + (f"        {self.instance} as event_key,\n" if self.instance else "")
+                + f"        {keys['callpath_id']} as callpath_id,\n"
                 f"        {keys['region_id']} as region_id,\n"
                 f"        {keys['location_id']} as location_id,\n"
                 f"        {_string(cond_id)}::varchar as condition_id,\n"
@@ -373,7 +395,10 @@ class Compiler:
                 + (f"    where {' and '.join(guards)}\n" if guards else "")
                 + ")"
             )
-        unit = "s" if all(value for _, value in severity.values()) else "ratio"
+        units = {unit for _, _, _, unit in severity.values()}
+        unit = units.pop() if len(units) == 1 and None not in units else "ratio"
+        if self.instance and len(rows) > 1:
+            self.error(conditions, "a property of an event has one condition")
         if len(rows) == 1:
             return _jinja(self._with_relations(rows[0])), unit
         # several conditions: the property holds where one does, its confidence and severity
@@ -402,14 +427,34 @@ class Compiler:
         ctes = ",\n\n".join(f"{_cte(o)} as {self.model.mapping(o).relation.strip()}" for o in owners)
         return f"with {ctes}\n\n" + re.sub(r"\{rel:(\w+)\}", lambda m: _cte(m.group(1)), sql)
 
+    def _event_context(self, prop: PropertyDef) -> dict:
+        """The result columns an event parameter of ``prop`` names (none: no event)."""
+        for ptype, _, _ in prop.params:
+            mapping = self.model.mapping(ptype) if isinstance(ptype, str) and self.model.cls(ptype) else None
+            if mapping is not None and mapping.context:
+                return mapping.context
+        return {}
+
     def _built_on(self, prop: PropertyDef, env, context_names: set) -> list[str]:
         """A metaproperty is defined where the property it is built on is: per property bound
-        to the template and applied to contexts, its rows name the context."""
+        to the template and applied to contexts, its rows name the context (built on a
+        property of events: where it has events of the metaproperty's call path and
+        process)."""
         wanted: dict = {}
         for call in prop.body.find_data("call"):
             applied = prop.bindings.get(str(call.children[0]).lower())
             target = self.properties.get(applied.sql) if applied is not None and applied.kind == "property" else None
             if target is None:
+                continue
+            if self._event_context(target):
+                columns = {self.model.mapping(env[n].cls).result_column: n for n in context_names}
+                matched = tuple(
+                    (column, self._key(env[columns[column]], call)[0])
+                    for column in self._event_context(target)
+                    if column in columns
+                )
+                if matched:  # where it has a value at one of the events (as _most_severe)
+                    wanted[(_instances(target.name), matched + (("value", "is not null"),))] = None
                 continue
             matched = []
             for argument, (ptype, _, _) in zip(call.children[1].children, target.params, strict=False):
@@ -426,7 +471,10 @@ class Compiler:
         guards = []
         for name, matched in wanted:
             alias = self._alias("x")
-            on = " and ".join(f"{alias}.{column} = {key}" for column, key in matched)
+            on = " and ".join(
+                f"{alias}.{column} {key}" if key == "is not null" else f"{alias}.{column} = {key}"
+                for column, key in matched
+            )
             guards.append(f"exists (select 1 from {{ref:{name}}} as {alias} where {on})")
         return guards
 
@@ -451,13 +499,23 @@ class Compiler:
         contexts.append(
             f"(select * from {relation} as {alias} where {where}) as {alias}" if where else f"{relation} as {alias}"
         )
+        event = self.model.mapping(ptype).context
+        if event:  # an event: a row per event, named by its call path and location
+            if self.instance is not None or any(keys[c] != "null::bigint" for c in event):
+                return self.error(node, f"parameter {pname}: a {ptype} is no context beside another one")
+            keys.update({c: f"{alias}.{source}" for c, source in event.items()})
+            self.instance = f"{alias}.{key}"
+            return Val("row", sql=alias, cls=ptype)
         if column is None or keys[column] != "null::bigint":
             return self.error(node, f"parameter {pname}: a {ptype} is no context of a result row (or is given twice)")
         keys[column] = f"{alias}.{key}"
         return Val("row", sql=alias, cls=ptype)
 
     def _guarded(self, node: lark.Tree, env, ids: list, what: str) -> dict:
-        """cond id (or None) -> (SQL, value SQL) of a CONFIDENCE or SEVERITY."""
+        """cond id (or None) -> (SQL, value SQL, denominator SQL, unit) of a CONFIDENCE or
+        SEVERITY: a severity that is a ratio a / b has the value a (in seconds where b is a
+        duration, else a count: cache misses per load and store), and it is not evaluable
+        where b is 0 or unknown."""
         values = node.children[0]
         entries = values.children[1:] if values.data == "max_of" else [values]
         result: dict = {}
@@ -467,20 +525,20 @@ class Compiler:
                 self.error(entry, f"{what}: no condition has the id '{guard}'")
             expr = entry.children[-1]
             compiled = self.numeric(expr, env)
-            value = None
+            value = denominator = unit = None
             if (
                 what == "severity"
                 and expr.data == "product"
                 and len(expr.children) == 3
                 and str(expr.children[1]) == "/"
             ):
-                if "rankbasis" in _source(self.text, expr.children[2]).lower().replace("_", ""):
-                    value = self.numeric(expr.children[0], env)  # the time the severity relates to the basis
+                value, denominator = self.numeric(expr.children[0], env), self.numeric(expr.children[2], env)
+                unit = "s" if "duration(" in _source(self.text, expr.children[2]).lower() else "count"
             if guard in result:
                 previous = result[guard]
                 compiled = f"greatest({previous[0]}, {compiled})"
-                value = None
-            result[guard] = (compiled, value)
+                value = denominator = unit = None
+            result[guard] = (compiled, value, denominator, unit)
         return result
 
     # -- expressions --------------------------------------------------------------------
@@ -864,6 +922,8 @@ class Compiler:
         src, scope = self._bind(str(variable), domain, env)
         value = self.expr(expr, scope)
         name = AGGREGATES[str(function).lower()]
+        if value.kind == "error":
+            return ERROR
         if value.kind != "scalar" and name != "count":
             return self.error(expr, f"{str(function).upper()} adds numbers, not {_describe(value)}")
         inner = value.sql if value.kind == "scalar" else "*"
@@ -1064,10 +1124,17 @@ class Compiler:
             return self.error(node, f"'{prop.name}' takes {len(prop.params)} argument(s), given {len(applied.args)}")
         alias = self._alias("m")
         where = []
+        event = self._event_context(prop)
         for (ptype, pname, _), value in zip(prop.params, applied.args, strict=True):
             if value.kind == "error":
                 return ERROR
             if self.model.parameters.get(pname.lower()) or self.model.is_subclass(ptype, "Experiment"):
+                continue
+            if self.model.mapping(ptype) is not None and self.model.mapping(ptype).context:  # an event
+                key = self._key(value, node)
+                if key is None:
+                    return ERROR
+                where.append(f"{alias}.event_key = {key[0]}")
                 continue
             if value.kind == "row" and not self.model.is_subclass(value.cls, ptype):
                 return self.error(node, f"'{prop.name}': its parameter {pname} is a {ptype}, given a {value.cls}")
@@ -1080,10 +1147,11 @@ class Compiler:
                 return self.error(node, f"'{prop.name}': its parameter {pname} is no context of its rows")
             where.append(f"{alias}.{column} is not distinct from {key[0]}")
         for column in ("callpath_id", "region_id", "location_id"):
-            if not any(w.startswith(f"{alias}.{column} ") for w in where):
+            if column not in event and not any(w.startswith(f"{alias}.{column} ") for w in where):
                 where.append(f"{alias}.{column} is null")
         vtype = "boolean" if part == "condition" else "float"
-        sql = f"(select any_value({alias}.{part}) from {{ref:{prop.name}}} as {alias} where {' and '.join(where)})"
+        table = _instances(prop.name) if event else prop.name
+        sql = f"(select any_value({alias}.{part}) from {{ref:{table}}} as {alias} where {' and '.join(where)})"
         # at a row of a set a variable ranges over (FORALL p IN e.processes ...), Spark reads
         # the property's row joined to it: the subquery would nest in the one over the set,
         # and Spark resolves an outer column one level out only (DuckDB joins no outer column)
@@ -1092,14 +1160,56 @@ class Compiler:
             return Val("scalar", sql=sql, type=vtype)
         on = " and ".join(where)
         pattern = re.escape(on).replace(re.escape(f"{alias}."), r"\1\.")
-        joined = re.compile(rf"left join \{{ref:{re.escape(prop.name)}\}} as (\w+) on {pattern}$")
+        joined = re.compile(rf"left join \{{ref:{re.escape(table)}\}} as (\w+) on {pattern}$")
         found = next((m for m in map(joined.match, ranging.joins) if m), None)  # another part's row
         if found is None:
-            ranging.joins.append(f"left join {{ref:{prop.name}}} as {alias} on {on}")
+            ranging.joins.append(f"left join {{ref:{table}}} as {alias} on {on}")
         return Val("scalar", sql=_on_spark(f"{found.group(1) if found else alias}.{part}", sql), type=vtype)
 
 
 # -- helpers ------------------------------------------------------------------------------
+
+#: The rows of a property of an event (an Exit: a region instance), per event.
+INSTANCE_COLUMNS = {
+    "callpath_id": "BIGINT",
+    "region_id": "BIGINT",
+    "location_id": "BIGINT",
+    "condition_id": "VARCHAR",
+    "condition": "BOOLEAN",
+    "confidence": "DOUBLE",
+    "severity": "DOUBLE",
+    "value": "DOUBLE",
+    "details": "VARCHAR",
+    "event_key": "VARCHAR",
+}
+
+
+def _instances(name: str) -> str:
+    """The name of the pattern holding a property of an event's rows per event."""
+    return f"{name}Instances"
+
+
+def _most_severe(instances: str) -> str:
+    """A property of an event per call path and location (the result row names no event),
+    where it has a value at one of the events (a cache miss count: the instance has counter
+    records): it holds where it holds at one of them; confidence, severity and value are
+    the most severe event's where it holds (else of all), details how many events there are
+    and hold."""
+    return _jinja(
+        "select\n"
+        "    callpath_id,\n"
+        "    region_id,\n"
+        "    location_id,\n"
+        "    null::varchar as condition_id,\n"
+        "    bool_or(coalesce(condition, false)) as condition,\n"
+        "    coalesce(max(confidence) filter (where condition), max(confidence)) as confidence,\n"
+        "    coalesce(max(severity) filter (where condition), max(severity)) as severity,\n"
+        "    coalesce(arg_max(value, severity) filter (where condition), arg_max(value, severity)) as value,\n"
+        "    json_object('events', count(*), 'holding', count(*) filter (where condition))::varchar as details\n"
+        f"from {{ref:{instances}}}\n"
+        "group by callpath_id, region_id, location_id\n"
+        "having count(value) > 0"
+    )
 
 
 def _position(node) -> tuple[int, int]:

@@ -55,6 +55,7 @@ class Mapping:
     filters: list[str]  # which rows of relation are objects of the class: its and its superclasses' where
     attributes: dict
     owner: str = ""  # the class whose relation it is (a subclass inherits it)
+    context: dict = field(default_factory=dict)  # an event as a context: result column -> its column
 
     @property
     def sql(self) -> str:
@@ -131,14 +132,16 @@ class DataModel:
                 continue
             for name, how in (spec.get("attributes") or {}).items():
                 attributes[name.lower()] = how
-            found.update({k: v for k, v in spec.items() if k in ("relation", "key")})
+            found.update({k: v for k, v in spec.items() if k in ("relation", "key", "context")})
             if "relation" in spec:
                 found["owner"] = self.cls(ancestor).name
             if spec.get("where"):
                 filters.insert(0, spec["where"])
         if "relation" not in found:
             return None
-        return Mapping(found["relation"], found.get("key"), filters, attributes, found["owner"])
+        return Mapping(
+            found["relation"], found.get("key"), filters, attributes, found["owner"], found.get("context") or {}
+        )
 
 
 def type_of(node: lark.Tree):

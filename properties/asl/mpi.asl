@@ -10,6 +10,8 @@
 //   - "Setof MPISummary ProcessProfiles(...) = {...}" without ';': ';' added;
 //   - CostPerProcess and PropertyOnAllProcesses declare an untyped parameter "RankBasis":
 //     read as "Region RankBasis"; CostPerProcess's body lacks its opening '{': added;
+//     PropertyOnAllProcesses's property parameter x(Region, Experiment, Process, RankBasis)
+//     names the rank basis where its class belongs: Region;
 //   - PropertyOnAllProcesses quantifies over e.processors, which no class has: read as
 //     e.processes, as its SEVERITY writes (and the report's text calls the property
 //     "PropertyPerProcess", a name it never defines);
@@ -91,6 +93,102 @@ PROPERTY CacheCost<L1DCacheCostFunc> L1DataCacheMisses;
 PROPERTY CacheCost<L1ICacheCostFunc> L1InstCacheMisses;
 // L2 cache misses of a call path relative to the loads and stores of the run.
 PROPERTY CacheCost<L2CacheCostFunc> L2CacheMisses;
+
+// 3.4.1.18-20 Cache misses per instance. A property of an Exit re (a region instance) has
+// a row per instance (cosydb: the pattern <name>Instances) and is reported per call path and
+// process by the most severe instance. Read as noted:
+//   - CacheCostPerInstance's SEVERITY reads cost where its LET defines costs (costs); its
+//     three cost functions have no type (float);
+//   - AllInstancesInProcess declares its property parameter x(RegionExit), a class no
+//     appendix defines, and applies it as x(re), where the property takes the rank basis
+//     too: x(Exit, Region) and x(re, RankBasis); its LET lacks ';' before IN (added) and ranges over e.Trace,
+//     every event, whose Process and Region it reads: the Exits of r on p
+//     (typeof(re) == Exit added, re.process_id for re.Process); max(severity(x(re, RankBasis))) has no
+//     WHERE: over AllRe;
+//   - SomeNotAllInstances declares x(Region, Experiment, Process, Region> and no Process p,
+//     which its LET reads, and closes its CONDITION with one ')' too many: as
+//     AllInstancesInProcess (x(Exit), Process p); its instances name it
+//     SomeNotAllInstancesOfProcess, which is not defined: SomeNotAllInstances.
+// An instance without a record of the counters has no value for them: the property does
+// not hold there, nor do the metaproperties where it is one of the instances.
+
+PROPERTY TEMPLATE CacheCostPerInstance <float CostFunc(Exit)>
+    (Exit re, Region RankBasis) {
+LET
+    float costs=CostFunc(re);
+IN
+    CONDITION: costs>0;
+    CONFIDENCE: 1;
+    SEVERITY: costs/(re.LoadInstr + re.StoreInstr) ;
+}
+
+float L1DCacheCostInstFunc(Exit re)= re.L1DCacheMisses;
+float L1ICacheCostInstFunc(Exit re)= re.L1ICacheMisses;
+float L2CacheCostInstFunc(Exit re) = re.L2CacheMisses;
+
+// The region instance with the most L1 data cache misses per load and store.
+PROPERTY CacheCostPerInstance<L1DCacheCostInstFunc> L1DCacheMissesPerInstance;
+// The region instance with the most L1 instruction cache misses per load and store.
+PROPERTY CacheCostPerInstance<L1ICacheCostInstFunc> L1ICacheMissesPerInstance;
+// The region instance with the most L2 cache misses per load and store.
+PROPERTY CacheCostPerInstance<L2CacheCostInstFunc> L2CacheMissesPerInstance;
+
+PROPERTY TEMPLATE AllInstancesInProcess
+  <PROPERTY x(Exit, Region)>(Region r, Experiment e,
+                          Process p, Region RankBasis) {
+LET
+  Setof Exit AllRe = {re IN e.Trace WITH typeof(re) == Exit AND re.process_id==p
+                      AND re.Region==r};
+IN
+  CONDITION: FORALL re IN AllRe
+              SUCH THAT
+                condition(x(re, RankBasis))
+              AND
+                severity(x(re, RankBasis))>0.25;
+  CONFIDENCE: 1;
+  SEVERITY: max(severity(x(re, RankBasis)) WHERE re IN AllRe);
+}
+
+// Every instance of a call path on a process has many L1 data cache misses.
+PROPERTY AllInstancesInProcess <L1DCacheMissesPerInstance>
+  L1DCacheMissesInAllInstancesInProcess;
+// Every instance of a call path on a process has many L1 instruction cache misses.
+PROPERTY AllInstancesInProcess <L1ICacheMissesPerInstance>
+  L1ICacheMissesInAllInstancesInProcess;
+// Every instance of a call path on a process has many L2 cache misses.
+PROPERTY AllInstancesInProcess <L2CacheMissesPerInstance>
+  L2CacheMissesInAllInstancesInProcess;
+
+PROPERTY TEMPLATE SomeNotAllInstances< PROPERTY x(Exit, Region)>(Region r, Experiment e,
+                          Process p, Region RankBasis) {
+LET
+  Setof Exit AllRe = {re IN e.Trace WITH typeof(re) == Exit AND re.process_id==p
+                      AND re.Region==r};
+IN
+  CONDITION: (EXISTS re IN AllRe
+              SUCH THAT
+                condition(x(re, RankBasis))
+              AND
+                severity(x(re, RankBasis))>0.25)
+  AND
+  (NOT FORALL re IN AllRe
+   SUCH THAT
+     condition(x(re, RankBasis))
+   AND
+     severity(x(re, RankBasis))>0.25);
+CONFIDENCE: 1;
+SEVERITY: max(severity(x(re, RankBasis)) WHERE re IN AllRe);
+}
+
+// Some but not all instances of a call path on a process have many L1 data cache misses.
+PROPERTY SomeNotAllInstances <L1DCacheMissesPerInstance>
+  L1DCacheMissesInSomeNotAllInstances;
+// Some but not all instances of a call path on a process have many L1 instruction cache misses.
+PROPERTY SomeNotAllInstances <L1ICacheMissesPerInstance>
+  L1ICacheMissesInSomeNotAllInstances;
+// Some but not all instances of a call path on a process have many L2 cache misses.
+PROPERTY SomeNotAllInstances <L2CacheMissesPerInstance>
+  L2CacheMissesInSomeNotAllInstances;
 
 // 3.4.1.5 DominatingCommFunction
 
@@ -437,6 +535,18 @@ PROPERTY OnAllProcesses<FrequentCommInProcess> FrequentCommOnAllProcesses;
 // An MPI communication function called often with little time per call on some processes,
 // not on all.
 PROPERTY SomeNotAllProcesses<FrequentCommInProcess> FrequentCommSomeProcesses;
+
+// 3.4.1.19: OnAllProcesses over the cache misses in all instances of a process.
+
+// Every instance of a call path on every process has many L1 data cache misses.
+PROPERTY OnAllProcesses <L1DCacheMissesInAllInstancesInProcess>
+  L1DCacheMissesInAllInstancesInAllProcesses;
+// Every instance of a call path on every process has many L1 instruction cache misses.
+PROPERTY OnAllProcesses <L1ICacheMissesInAllInstancesInProcess>
+  L1ICacheMissesInAllInstancesInAllProcesses;
+// Every instance of a call path on every process has many L2 cache misses.
+PROPERTY OnAllProcesses <L2CacheMissesInAllInstancesInProcess>
+  L2CacheMissesInAllInstancesInAllProcesses;
 
 // 3.3.6 The late sender compound event (figure 3.10) and its property (figure 3.11).
 // The report compares enterptr(ROOT).region with MPI_Recv, unquoted: read as the name of
