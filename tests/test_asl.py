@@ -459,6 +459,40 @@ def test_report_runs_an_asl_file_and_compile_writes_what_it_runs(tmp_path):
     assert rows_again == {k: r["severity"] for k, r in rows.items()}
 
 
+@pytest.mark.parametrize("trace", SCALASCA_TRACES)
+def test_late_sender_pattern_is_the_catalogs_late_sender_over_the_call_tree(real_db, trace):
+    """Figure 3.11's property counts a match at every call path on the receive's region stack:
+    on every shared trace it is the catalog's CRE late_sender, which counts it at the
+    receiving call path, summed over the call paths at and under r."""
+    con = database.connect(real_db(trace))
+    try:
+        names = ["LateSenderPattern", "late_sender"]
+        evaluation = engine.evaluate(con, catalog.load([catalog.asl_specification("mpi")]), 1, {}, names)
+        compared = evaluation.query("""
+            with ours as (
+                select callpath_id, value, condition from {{ ref('LateSenderPattern') }}
+            ),
+
+            theirs as (
+                select a.ancestor_id as callpath_id, sum(l.value) as value
+                from {{ ref('late_sender') }} as l
+                join {{ ref('callpath_ancestors') }} as a on a.descendant_id = l.callpath_id
+                where l.location_id is null
+                group by all
+            )
+
+            select ours.callpath_id, ours.value, ours.condition, theirs.value
+            from ours full join theirs using (callpath_id)
+        """).fetchall()
+    finally:
+        con.close()
+    assert len(compared) >= 5  # every call path of the run
+    for callpath, ours, holds, theirs in compared:
+        assert ours == pytest.approx(theirs or 0, rel=1e-12, abs=1e-300), callpath
+        assert holds == (ours > 0), callpath
+    assert any(holds for _, _, holds, _ in compared) == (trace == "scorep-late_sender")
+
+
 def test_late_sender_pattern_sums_the_idle_time_of_matches_under_a_call_path(tmp_path):
     """Section 3.3.6's pattern LateSender(r) and its property (LateSenderPattern), by hand:
     rank 0 receives in solve (enter 100) a message rank 1 sends from 300: idle 200 ns; rank 0
