@@ -292,7 +292,7 @@ def asl_entries(path: Path) -> dict[str, tuple[dict, str]]:
             "kind": entry.kind,
             "parent": None,
             "unit": entry.unit,
-            "info": comments[0] if comments else f"ASL property {entry.name} ({path.name}).",
+            "info": entry.info or (comments[0] if comments else f"ASL property {entry.name} ({path.name})."),
             "description": "\n".join(comments[1:] + ["", entry.asl]).strip(),
             "diagnosis": f"Compiled from ASL: {path.name}, line {entry.line} (cosydb explain {entry.name}: its SQL).",
         }

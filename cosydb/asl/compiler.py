@@ -141,6 +141,7 @@ class Entry:
     params: dict = field(default_factory=dict)  # catalog parameters: p_name -> {default, type, doc}
     kind: str = "property"  # or pattern: the rows per instance of a property of an event
     columns: dict = field(default_factory=dict)  # a pattern's columns
+    info: str = ""  # its one line, where the comment above the property is another's
 
 
 class Compiler:
@@ -293,7 +294,8 @@ class Compiler:
             # a property of an event: its rows per event (a pattern), and per call path and
             # location the most severe event's
             instances = _instances(prop.name)
-            entries.append(Entry(instances, sql, prop.source, line, unit, params, "pattern", INSTANCE_COLUMNS))
+            info = f"{prop.name} at each event (a region instance), before its most severe per call path and location."
+            entries.append(Entry(instances, sql, prop.source, line, unit, params, "pattern", INSTANCE_COLUMNS, info))
             entries.append(Entry(prop.name, _most_severe(instances), prop.source, line, unit, params))
         return entries
 
@@ -440,23 +442,20 @@ class Compiler:
         to the template and applied to contexts, its rows name the context (built on a
         property of events: where it has events of the metaproperty's call path and
         process)."""
-        wanted: dict = {}
+        wanted: dict = {}  # (the rows' entry, their tests over {x}: a row of it)
         for call in prop.body.find_data("call"):
             applied = prop.bindings.get(str(call.children[0]).lower())
             target = self.properties.get(applied.sql) if applied is not None and applied.kind == "property" else None
             if target is None:
                 continue
-            if self._event_context(target):
+            event = self._event_context(target)
+            if event:  # its events: of the context's call path and process, with a value (as _most_severe)
                 columns = {self.model.mapping(env[n].cls).result_column: n for n in context_names}
-                matched = tuple(
-                    (column, self._key(env[columns[column]], call)[0])
-                    for column in self._event_context(target)
-                    if column in columns
-                )
-                if matched:  # where it has a value at one of the events (as _most_severe)
-                    wanted[(_instances(target.name), matched + (("value", "is not null"),))] = None
+                tests = [f"{{x}}.{c} = {self._key(env[columns[c]], call)[0]}" for c in event if c in columns]
+                if tests:
+                    wanted[(_instances(target.name), (*tests, "{x}.value is not null"))] = None
                 continue
-            matched = []
+            tests = []
             for argument, (ptype, _, _) in zip(call.children[1].children, target.params, strict=False):
                 if not (isinstance(argument, lark.Tree) and argument.data == "name"):
                     continue
@@ -465,16 +464,13 @@ class Compiler:
                     continue
                 key = self._key(env[name], call)
                 if key is not None:
-                    matched.append((self.model.mapping(ptype).result_column, key[0]))
-            if matched:
-                wanted[(target.name, tuple(matched))] = None
+                    tests.append(f"{{x}}.{self.model.mapping(ptype).result_column} = {key[0]}")
+            if tests:
+                wanted[(target.name, tuple(tests))] = None
         guards = []
-        for name, matched in wanted:
+        for name, tests in wanted:
             alias = self._alias("x")
-            on = " and ".join(
-                f"{alias}.{column} {key}" if key == "is not null" else f"{alias}.{column} = {key}"
-                for column, key in matched
-            )
+            on = " and ".join(test.replace("{x}", alias) for test in tests)
             guards.append(f"exists (select 1 from {{ref:{name}}} as {alias} where {on})")
         return guards
 
