@@ -191,6 +191,18 @@ def test_an_attribute_of_several_values_is_compared_by_membership_only(tmp_path)
     ]
 
 
+def test_a_property_of_an_event_has_no_other_context(tmp_path):
+    path = tmp_path / "events.asl"
+    path.write_text(
+        "PROPERTY P(Exit re, Process p, Region RankBasis) { CONDITION: 1 > 0; CONFIDENCE: 1; SEVERITY: 1; }\n"
+        "PROPERTY Q(Process p, Exit re, Region RankBasis) { CONDITION: 1 > 0; CONFIDENCE: 1; SEVERITY: 1; }\n"
+    )
+    assert [(e.line, e.problem) for e in check(path, path.read_text())] == [
+        (1, "parameter p: a property of an event has no other context"),
+        (2, "parameter re: a property of an event has no other context"),
+    ]
+
+
 def test_the_builtin_specification_has_no_problem():
     path = catalog.asl_specification("mpi")
     assert path == Path(catalog.builtin_dir()) / "asl" / "mpi.asl"

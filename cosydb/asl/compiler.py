@@ -496,9 +496,9 @@ class Compiler:
             f"(select * from {relation} as {alias} where {where}) as {alias}" if where else f"{relation} as {alias}"
         )
         event = self.model.mapping(ptype).context
+        if self.instance is not None or (event and any(k != "null::bigint" for k in keys.values())):
+            return self.error(node, f"parameter {pname}: a property of an event has no other context")
         if event:  # an event: a row per event, named by its call path and location
-            if self.instance is not None or any(keys[c] != "null::bigint" for c in event):
-                return self.error(node, f"parameter {pname}: a {ptype} is no context beside another one")
             keys.update({c: f"{alias}.{source}" for c, source in event.items()})
             self.instance = f"{alias}.{key}"
             return Val("row", sql=alias, cls=ptype)

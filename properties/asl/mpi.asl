@@ -101,16 +101,17 @@ PROPERTY CacheCost<L2CacheCostFunc> L2CacheMisses;
 //     three cost functions have no type (float);
 //   - AllInstancesInProcess declares its property parameter x(RegionExit), a class no
 //     appendix defines, and applies it as x(re), where the property takes the rank basis
-//     too: x(Exit, Region) and x(re, RankBasis); its LET lacks ';' before IN (added) and ranges over e.Trace,
-//     every event, whose Process and Region it reads: the Exits of r on p
-//     (typeof(re) == Exit added, re.process_id for re.Process); max(severity(x(re, RankBasis))) has no
-//     WHERE: over AllRe;
+//     too: read as x(Exit, Region) and x(re, RankBasis);
+//   - its LET lacks ';' before IN (added) and ranges over e.Trace, every event, whose
+//     Process and Region it reads: the Exits of r on p (typeof(re) == Exit added,
+//     re.process_id for re.Process); its max(severity(...)) has no WHERE: over AllRe;
 //   - SomeNotAllInstances declares x(Region, Experiment, Process, Region> and no Process p,
-//     which its LET reads, and closes its CONDITION with one ')' too many: as
-//     AllInstancesInProcess (x(Exit), Process p); its instances name it
-//     SomeNotAllInstancesOfProcess, which is not defined: SomeNotAllInstances.
-// An instance without a record of the counters has no value for them: the property does
-// not hold there, nor do the metaproperties where it is one of the instances.
+//     which its LET reads, and closes its CONDITION with one ')' too many: read as
+//     AllInstancesInProcess is; its instances name it SomeNotAllInstancesOfProcess, which is
+//     not defined: SomeNotAllInstances.
+// An instance without counter records has no value for them: it is an instance where the
+// property does not hold (the catalog's entries leave such instances out; Score-P records
+// the counters at every region event, but at the program's root).
 
 PROPERTY TEMPLATE CacheCostPerInstance <float CostFunc(Exit)>
     (Exit re, Region RankBasis) {
