@@ -392,9 +392,9 @@ def test_compiled_asl_properties_on_spark_equal_duckdb(spark_session, real_db, t
     ASL give on Spark SQL the rows they give on DuckDB (the metaproperties' quantifiers over
     the processes read the property they are built on joined to each process there; the
     master-slave roles and the cache misses per instance on tests/test_properties_asl.py's
-    constructed runs). The properties of
-    the late sender and wrong order PATTERNs nest their patterns' subqueries deeper than
-    Spark resolves: a one-line error names the file and the column."""
+    constructed runs). The properties of the late sender and wrong order PATTERNs nest their
+    patterns' subqueries deeper than Spark resolves: a one-line error names the file and the
+    column."""
     from test_properties_asl import cache_run, master_slave_run
 
     from cosydb.report import run
