@@ -429,13 +429,15 @@ class Compiler:
         ctes = ",\n\n".join(f"{_cte(o)} as {self.model.mapping(o).relation.strip()}" for o in owners)
         return f"with {ctes}\n\n" + re.sub(r"\{rel:(\w+)\}", lambda m: _cte(m.group(1)), sql)
 
+    def _event_columns(self, ptype) -> dict:
+        """The result columns an object of class ``ptype`` names as a context if it is an
+        event (supplied_data.yaml: ``context``), else none."""
+        mapping = self.model.mapping(ptype) if isinstance(ptype, str) and self.model.cls(ptype) else None
+        return mapping.context if mapping is not None else {}
+
     def _event_context(self, prop: PropertyDef) -> dict:
         """The result columns an event parameter of ``prop`` names (none: no event)."""
-        for ptype, _, _ in prop.params:
-            mapping = self.model.mapping(ptype) if isinstance(ptype, str) and self.model.cls(ptype) else None
-            if mapping is not None and mapping.context:
-                return mapping.context
-        return {}
+        return next((c for c in (self._event_columns(ptype) for ptype, _, _ in prop.params) if c), {})
 
     def _built_on(self, prop: PropertyDef, env, context_names: set) -> list[str]:
         """A metaproperty is defined where the property it is built on is: per property bound
@@ -495,7 +497,7 @@ class Compiler:
         contexts.append(
             f"(select * from {relation} as {alias} where {where}) as {alias}" if where else f"{relation} as {alias}"
         )
-        event = self.model.mapping(ptype).context
+        event = self._event_columns(ptype)
         if self.instance is not None or (event and any(k != "null::bigint" for k in keys.values())):
             return self.error(node, f"parameter {pname}: a property of an event has no other context")
         if event:  # an event: a row per event, named by its call path and location
@@ -1126,7 +1128,7 @@ class Compiler:
                 return ERROR
             if self.model.parameters.get(pname.lower()) or self.model.is_subclass(ptype, "Experiment"):
                 continue
-            if self.model.mapping(ptype) is not None and self.model.mapping(ptype).context:  # an event
+            if self._event_columns(ptype):  # an event: its row by its key
                 key = self._key(value, node)
                 if key is None:
                     return ERROR
