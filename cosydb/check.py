@@ -1,9 +1,11 @@
-"""The one check command: ``cosydb-check [--fix] [pytest arguments]``.
+"""The one check command: ``cosydb-check [--fix] [--all] [pytest arguments]``.
 
 Runs in the repository root (the working directory) ruff (lint), ruff format (check), sqlfluff (lint of sql/
 and properties/, configured in .sqlfluff) and then pytest (which also regenerates the
 documents of docs/ and fails on drift). Exits non-zero if any step fails; all steps run.
 With ``--fix``: ruff --fix, ruff format, sqlfluff fix and the documents regenerated first.
+pytest runs the fast tier (pyproject's default marker expression); ``--all`` runs every tier:
+the tests that need a JVM (``spark``), a browser (``browser``) or the large trace (``large``) too.
 ``.ci/run`` calls it.
 """
 
@@ -45,7 +47,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cosydb.check: {ROOT} is not the cosydb repository; run it from there", file=sys.stderr)
         return 2
     fix = "--fix" in argv
-    pytest_args = [a for a in argv if a != "--fix"]
+    pytest_args = [a for a in argv if a not in ("--fix", "--all")]
+    if "--all" in argv:
+        pytest_args = ["-m", "", *pytest_args]  # the last -m wins over the default's
     ruff, sqlfluff = _tool("ruff"), _tool("sqlfluff")
     if fix:
         regenerate_docs()

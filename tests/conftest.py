@@ -163,7 +163,21 @@ SLOW_MODULES = [
 ]
 
 
+#: The fixtures that make a test need a tier's resources, and the tier's marker.
+TIER_FIXTURES = {"spark_session": "spark", "standalone_cluster": "spark", "page": "browser"}
+
+
 def pytest_collection_modifyitems(items):
-    """Long modules first; the order within a module is kept."""
+    """Long modules first; the order within a module is kept. A test that uses a tier's
+    fixture must carry the tier's marker, so that the default (fast) run never starts a JVM
+    or a browser."""
+    unmarked = [
+        f"{item.nodeid} uses {fixture}: mark it @pytest.mark.{TIER_FIXTURES[fixture]}"
+        for item in items
+        for fixture in getattr(item, "fixturenames", ())
+        if fixture in TIER_FIXTURES and item.get_closest_marker(TIER_FIXTURES[fixture]) is None
+    ]
+    if unmarked:
+        raise pytest.UsageError("\n".join(unmarked))
     rank = {name: i for i, name in enumerate(SLOW_MODULES)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))

@@ -109,6 +109,7 @@ def test_list_aggregate_keeps_order_and_nulls():
     )
 
 
+@pytest.mark.spark
 def test_ordered_lists_inside_json_object_keep_order_and_nulls_on_spark(spark_session):
     """A distribution's JSON (templates/asl.sql) nests ordered lists in json_object: on Spark
     they keep their order and their NULLs, as DuckDB's (keys and values stay aligned)."""
@@ -247,6 +248,7 @@ def hybrid_run() -> TraceBuilder:
     return b
 
 
+@pytest.mark.spark
 def test_spark_fixed_priority_map_keeps_what_scalascas_map_keeps(spark_session):
     """Spark's implementation of the dispatched fixed_priority_map (aggregate, zip_with),
     translated and run on Spark, holds the hand-worked maps of test_time_maps."""
@@ -265,6 +267,7 @@ def test_spark_fixed_priority_map_keeps_what_scalascas_map_keeps(spark_session):
         assert dict(zip(row.m.ks, row.m.vs, strict=True)) == pytest.approx(held), entries
 
 
+@pytest.mark.spark
 def test_models_on_spark_equal_duckdb(spark_session, tmp_path):
     """Each model of sql/ computed by Spark SQL from DuckDB's inputs has DuckDB's rows, on a
     constructed MPI+OpenMP run; hashes (an identity per engine) are left out."""
@@ -295,6 +298,7 @@ def test_models_on_spark_equal_duckdb(spark_session, tmp_path):
     assert empty <= EMPTY_ON_HYBRID, empty
 
 
+@pytest.mark.spark
 def test_division_by_zero_on_spark_is_duckdbs(spark_session):
     """DuckDB divides by IEEE 754 (x / 0 is +-inf, 0 / 0 NaN), Spark gives NULL: the
     translation keeps DuckDB's quotients (the Scalasca imbalance factors are NaN for a
@@ -323,6 +327,7 @@ def test_division_by_zero_on_spark_is_duckdbs(spark_session):
         "range between 2 preceding and unbounded following",
     ],
 )
+@pytest.mark.spark
 def test_frame_to_unbounded_following_on_spark_is_duckdbs(spark_session, frame):
     """A frame that ends at UNBOUNDED FOLLOWING, which Spark computes again for every row
     (n^2 in a partition), is translated as the mirrored frame in the reverse order: the
@@ -352,6 +357,7 @@ def test_frame_to_unbounded_following_on_spark_is_duckdbs(spark_session, frame):
     assert [tuple(r) for r in spark_session.sql(translated).collect()] == expected
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("trace", SCALASCA_TRACES)
 def test_load_and_report_on_spark_equal_duckdb(spark_session, real_db, tmp_path, trace):
     """``cosydb load --engine spark``: the readers run as Spark tasks and Spark SQL derives the
@@ -386,6 +392,7 @@ def _assert_stored_tables_equal(ours: Path, theirs: Path) -> None:
     assert compared >= 40
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("trace", ["scorep-late_receiver", "minife-8-small", "master_slave", "cache"])
 def test_compiled_asl_properties_on_spark_equal_duckdb(spark_session, real_db, tmp_path, trace):
     """``cosydb report --asl mpi --engine spark``: the report's MPI properties compiled from
@@ -523,6 +530,7 @@ def _wait_for(ready, what: str, log: Path, seconds: float = 120) -> None:
         time.sleep(1)
 
 
+@pytest.mark.spark
 def test_cli_load_and_report_on_a_standalone_cluster_equal_duckdb(standalone_cluster, real_db, tmp_path):
     """The README's cluster commands, ``cosydb load/report --engine spark --spark-master
     spark://...``, on a standalone cluster whose executors are JVMs of their own (the

@@ -14,6 +14,8 @@ from cosydb.cli import app
 TRACE = "lulesh_hyb-8x2-small"
 SCALES = {"s": 1, "ms": 1e-3, "µs": 1e-6, "ns": 1e-9}
 
+pytestmark = pytest.mark.browser
+
 
 def cli_json(*args) -> dict:
     result = CliRunner().invoke(app, [*map(str, args), "--format", "json"])

@@ -33,6 +33,7 @@ def test_scout_cube_reader_reproduces_the_csv():
     assert disagreements(from_cube, from_csv, rel=1e-5) == []
 
 
+@pytest.mark.large
 def test_large_trace_agrees_with_scalascas_cube(real_db):
     """minife-16-large (5.9M events): every metric of Scalasca's own cube that cosydb defines.
     The cube holds what scout measures; derived metrics (comp, mpi, ...) are CubePL formulas
