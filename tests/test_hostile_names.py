@@ -1,0 +1,98 @@
+"""Names from a trace are text, never markup or terminal control (issue #37, items 5-7): a
+trace whose region and experiment names hold HTML, script, terminal escapes, newlines and
+line separators gives an HTML page that runs none of it (headless Chromium), text outputs
+with every control character escaped (`\\x1b`, `\\n`), JSON with the exact names, and a
+CUBE file that is XML (read back with pycubexr)."""
+
+import json
+import re
+
+import pytest
+from conftest import assert_clean_failure, cosydb
+from cosydb.fixtures.generator import TraceBuilder
+
+from cosydb.loading import load
+from cosydb.names import printable
+
+#: region names -> how a terminal shows them (names.printable)
+HOSTILE = {
+    "</script><img src=x onerror=alert(1)>": "</script><img src=x onerror=alert(1)>",
+    "<b>x</b>": "<b>x</b>",
+    "\"'&": "\"'&",
+    "line\u2028sep": "line\\u2028sep",
+    "two\nlines": "two\\nlines",
+    "\x1b[31mred\x1b[0m": "\\x1b[31mred\\x1b[0m",
+    "bell\x07del\x7fcsi\x9b": "bell\\x07del\\x7fcsi\\x9b",
+}
+PROGRAM = "prog\x1b]0;title\x07"
+EXPERIMENT = "<img src=x onerror=alert(2)>\x1b[31mexp\nname"
+#: what a terminal may not receive from a name: C0 but the line end, DEL, C1, U+2028/9
+CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+@pytest.fixture(scope="module")
+def hostile_db(tmp_path_factory):
+    """A 2-rank run, program and experiment named hostile too, where rank 1 waits (Late
+    Sender) in every hostile region, so that each is a problem's call path."""
+    b = TraceBuilder(2, program=PROGRAM)
+    for r in range(2):
+        with b[r].open("main", 0, 10_000):
+            for i, name in enumerate(HOSTILE):
+                t = 100 + 1100 * i
+                with b[r].open(name, t, t + 1000):
+                    if r == 0:
+                        b[r].mpi_send(t + 500, t + 510, 1, i, 8)
+                    else:
+                        b[r].mpi_recv(t + 10, t + 520, 0, i, 8)
+    folder = tmp_path_factory.mktemp("hostile")
+    load(b.write(folder / "run"), folder / "run.cosydb", name=EXPERIMENT)
+    return folder / "run.cosydb"
+
+
+def test_printable_escapes_control_characters_only():
+    assert printable("a\x00\t\n\r\x1b\x7f\x80\x9f\u2028\u2029é€/[x]") == (
+        "a\\x00\\t\\n\\r\\x1b\\x7f\\x80\\x9f\\u2028\\u2029é€/[x]"
+    )
+    assert printable({"k": ["a\nb", 1, None]}) == {"k": ["a\\nb", 1, None]}
+    assert printable("one\n\x1b two", lines=True) == "one\n\\x1b two"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["report", "--tree"],
+        ["report"],
+        ["report", "--wide"],
+        ["info"],
+        ["cube"],
+        ["diff", "1", "1"],
+        ["sql", "SELECT name, 1 AS n FROM regions"],
+    ],
+    ids=" ".join,
+)
+def test_text_outputs_escape_control_characters(hostile_db, command):
+    """No raw control character reaches the terminal; each name shows in its escaped form,
+    on one line."""
+    result = cosydb(command[0], hostile_db, *command[1:])
+    assert result.returncode == 0, result.stderr
+    assert not CONTROL.search(result.stdout + result.stderr), repr(CONTROL.findall(result.stdout + result.stderr))
+    if command[0] != "info":  # info shows no region
+        assert "\\x1b[31mred\\x1b[0m" in result.stdout
+    if command[0] in ("report", "info", "cube"):
+        assert printable(EXPERIMENT) in result.stdout.splitlines()[0]
+    if command[:2] in (["report", "--tree"], ["sql", "SELECT name, 1 AS n FROM regions"]):
+        for shown in HOSTILE.values():  # every name on one line of the table
+            assert any(shown in line for line in result.stdout.splitlines()), shown
+
+
+def test_an_error_naming_a_region_is_one_escaped_line(hostile_db):
+    """An unknown --rank-basis suggests the stored names, escaped."""
+    result = cosydb("report", hostile_db, "--rank-basis", "[31mred[0m")
+    assert_clean_failure(result, "did you mean \\x1b[31mred\\x1b[0m")
+    assert not CONTROL.search(result.stderr)
+
+
+def test_json_carries_the_exact_names(hostile_db):
+    result = cosydb("sql", hostile_db, "SELECT name FROM regions", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert set(HOSTILE) | {PROGRAM} <= {row["name"] for row in json.loads(result.stdout)}
