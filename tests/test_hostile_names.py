@@ -10,6 +10,7 @@ import re
 import pytest
 from conftest import assert_clean_failure, cosydb
 from cosydb.fixtures.generator import TraceBuilder
+from pycubexr import CubexParser
 
 from cosydb.loading import load
 from cosydb.names import printable
@@ -96,3 +97,25 @@ def test_json_carries_the_exact_names(hostile_db):
     result = cosydb("sql", hostile_db, "SELECT name FROM regions", "--format", "json")
     assert result.returncode == 0, result.stderr
     assert set(HOSTILE) | {PROGRAM} <= {row["name"] for row in json.loads(result.stdout)}
+
+
+def test_cube_export_is_xml_with_the_names(hostile_db, tmp_path):
+    """The .cubex reads back with pycubexr; the names are exact but for the characters XML
+    1.0 forbids, written as their escape text (DEL and C1 are allowed in XML 1.0)."""
+    written = cosydb("export", hostile_db, "--format", "cube", "-o", tmp_path / "run.cubex")
+    assert written.returncode == 0, written.stderr
+    with CubexParser(tmp_path / "run.cubex") as cube:
+        regions = {cube.get_region(cnode).name for cnode in cube.all_cnodes()}
+    assert regions == {
+        "prog\\x1b]0;title\\x07",
+        "main",
+        "MPI_Send",
+        "MPI_Recv",
+        "</script><img src=x onerror=alert(1)>",
+        "<b>x</b>",
+        "\"'&",
+        "line\u2028sep",
+        "two\nlines",
+        "\\x1b[31mred\\x1b[0m",
+        "bell\\x07del\x7fcsi\x9b",
+    }
