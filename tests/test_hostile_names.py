@@ -11,6 +11,7 @@ import pytest
 from conftest import assert_clean_failure, cosydb
 from cosydb.fixtures.generator import TraceBuilder
 from pycubexr import CubexParser
+from test_report_html import chromium
 
 from cosydb.loading import load
 from cosydb.names import printable
@@ -119,3 +120,60 @@ def test_cube_export_is_xml_with_the_names(hostile_db, tmp_path):
         "\\x1b[31mred\\x1b[0m",
         "bell\\x07del\x7fcsi\x9b",
     }
+
+
+@pytest.fixture(scope="module")
+def page(hostile_db, tmp_path_factory):
+    """The hostile trace's HTML report in headless Chromium, every dialog recorded instead
+    of shown, with the JSON report of the same database."""
+    html = tmp_path_factory.mktemp("hostile-html") / "report.html"
+    written = cosydb("report", hostile_db, "--format", "html", "-o", html)
+    assert written.returncode == 0, written.stderr
+    report = cosydb("report", hostile_db, "--format", "json")
+    browser = chromium()
+    try:
+        browser.execute_cdp_cmd(
+            "Page.addScriptToEvaluateOnNewDocument",
+            {
+                "source": "window.dialogs = []; for (const f of ['alert', 'confirm', 'prompt']) "
+                "window[f] = (m) => { window.dialogs.push(String(m)); };"
+            },
+        )
+        browser.get(html.as_uri())
+        yield browser, json.loads(report.stdout)
+    finally:
+        browser.quit()
+
+
+def test_the_page_runs_nothing_from_the_trace(page):
+    browser, _ = page
+    assert browser.execute_script("return window.dialogs") == []
+    assert browser.execute_script("return document.querySelectorAll('img, [onerror]').length") == 0
+    assert "x" not in [b.text for b in browser.find_elements("tag name", "b")]  # no <b>x</b> made bold
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == []
+
+
+def test_the_page_shows_the_names_as_text(page):
+    browser, report = page
+    assert browser.execute_script("return document.querySelector('h1').textContent") == f"cosydb report: {EXPERIMENT}"
+    places = browser.execute_script(
+        "return [...document.querySelectorAll('#problems td.path')].map((td) => td.textContent)"
+    )
+    assert places == [p["place"] for p in report["problems"]]
+    assert any(name in place for place in places for name in HOSTILE)
+    labels = browser.execute_script(
+        "return [...document.querySelectorAll('#calltree li > .node')].map((n) => n.lastChild.data)"
+    )
+    assert set(HOSTILE) | {PROGRAM, "main"} <= set(labels)
+
+
+def test_the_cube_viewer_works(page):
+    """A click on a metric and on a hostile call path shows its value on both ranks."""
+    browser, _ = page
+    browser.find_element("css selector", "#metrics li[data-metric='mpi_latesender'] > .node").click()
+    nodes = browser.find_elements("css selector", "#calltree li > .node")
+    labels = browser.execute_script("return arguments[0].map((n) => n.lastChild.data)", nodes)
+    nodes[labels.index("</script><img src=x onerror=alert(1)>")].click()
+    ranks = [li.text.replace("\n", "") for li in browser.find_elements("css selector", "#ranks li")]
+    assert len(ranks) == 2 and all(re.fullmatch(r"[\d.]+ (s|ms|µs|ns)rank \d", r) for r in ranks), ranks
