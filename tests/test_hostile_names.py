@@ -6,6 +6,7 @@ CUBE file that is XML (read back with pycubexr)."""
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from conftest import assert_clean_failure, cosydb
@@ -180,3 +181,19 @@ def test_the_cube_viewer_works(page):
     nodes[labels.index("</script><img src=x onerror=alert(1)>")].click()
     ranks = [li.text.replace("\n", "") for li in browser.find_elements("css selector", "#ranks li")]
     assert len(ranks) == 2 and all(re.fullmatch(r"[\d.]+ (s|ms|µs|ns)rank \d", r) for r in ranks), ranks
+
+
+def test_property_texts_are_escaped_in_properties_and_explain(tmp_path):
+    """A plug-in property whose info and description hold terminal escapes (YAML's \\e):
+    shown escaped, the description's lines kept."""
+    source = (Path(__file__).parents[1] / "properties" / "cre" / "late_sender.sql").read_text()
+    header = 'info: "\\e[31mReceivers\\x07 wait"\ndescription: "first \\e]0;title line\\nsecond line"\n'
+    plugin = tmp_path / "plugins" / "mine" / "hostile_sender.sql"
+    plugin.parent.mkdir(parents=True)
+    plugin.write_text(re.sub(r"info: .*\ndescription: \|\n(  .*\n)+", lambda _: header, source))
+    for command in (("properties",), ("explain", "hostile_sender")):
+        shown = cosydb(*command, "--properties-dir", tmp_path / "plugins")
+        assert shown.returncode == 0, shown.stderr
+        assert not CONTROL.search(shown.stdout), command
+        assert "\\x1b[31mReceivers\\x07 wait" in shown.stdout, command
+    assert "definition: first \\x1b]0;title line\nsecond line\n" in shown.stdout
