@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from . import __version__, database
+from . import __version__, database, names
 from .errors import CosyError
 
 app = typer.Typer(
@@ -23,13 +23,14 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Relational analysis database for MPI/OpenMP performance traces.",
 )
-# markup is off: names from traces and users ('arr[i]', '[/x]') are printed as they are
+# markup is off: names from traces and users ('arr[i]', '[/x]') are printed as they are, but for
+# their control characters, which names.printable escapes
 out = Console(markup=False, highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, markup=False, highlight=False)
 
 
 def _fail(message: str, code: int = 2):
-    err.print(f"cosydb: {message}", soft_wrap=True)
+    err.print(f"cosydb: {names.printable(message)}", soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -138,8 +139,10 @@ def load(
         with err.status("cosydb load") as status:
             meta = _guard(lambda: run_load(lambda text: status.update(f"cosydb load: {text}")))
     out.print(
-        f"loaded {meta['loaded']} from {meta['number_of_locations']} locations "
-        f"as experiment {meta['experiment_id']} '{meta['name']}' into {meta['db']}"
+        names.printable(
+            f"loaded {meta['loaded']} from {meta['number_of_locations']} locations "
+            f"as experiment {meta['experiment_id']} '{meta['name']}' into {meta['db']}"
+        )
     )
     if meta["warnings"]:
         from .info import warning_text, warnings
@@ -152,7 +155,7 @@ def load(
                 con.close()
 
         for w in _guard(grouped):
-            err.print(f"warning: {warning_text(w)} (cosydb info for details)", soft_wrap=True)
+            err.print(f"warning: {names.printable(warning_text(w))} (cosydb info for details)", soft_wrap=True)
 
 
 @app.command()
@@ -185,7 +188,7 @@ def info(
         finally:
             con.close()
 
-    for exp in _guard(body):
+    for exp in names.printable(_guard(body)):
         out.print(f"experiment {exp['experiment_id']}: {exp['name']}", style="bold")
         out.print(
             f"  source     {exp['source_path']} ({exp['format']}, loaded {exp['load_time']}, "
@@ -257,10 +260,13 @@ def sql(
 
         pacsv.write_csv(result, sys.stdout.buffer)
     else:
-        table = Table(*result.column_names, box=None, padding=(0, 2))
+        table = Table(*names.printable(result.column_names), box=None, padding=(0, 2))
         for row in result.to_pylist():
             table.add_row(
-                *("NULL" if v is None else f"{v:.6g}" if isinstance(v, float) else str(v) for v in row.values())
+                *(
+                    "NULL" if v is None else f"{v:.6g}" if isinstance(v, float) else names.printable(str(v))
+                    for v in row.values()
+                )
             )
         out.print(table)
         out.print(f"({result.num_rows} rows)")
@@ -461,6 +467,7 @@ def diff(
         writer.writeheader()
         writer.writerows(result["rows"])
         return
+    result = names.printable(result)
     out.print(
         Text.assemble(
             (f"{result['a']} -> {result['b']}", "bold"),
@@ -500,6 +507,7 @@ def cube(
     if fmt == "json":
         out.print(json.dumps(result, indent=1))
         return
+    result = names.printable(result)
     exp = result["experiment"]
     out.print(
         Text.assemble(
@@ -586,7 +594,7 @@ def properties(
         return
     table = Table("property", "kind", "unit", "description", box=None, padding=(0, 2))
     for prop, depth in tree_order(catalog):
-        table.add_row("  " * depth + prop.name, prop.kind, prop.unit, prop.info)
+        table.add_row(*names.printable(["  " * depth + prop.name, prop.kind, prop.unit, prop.info]))
     out.print(table)
 
 
@@ -628,8 +636,12 @@ def explain(
         return prop, sql
 
     prop, sql = _guard(body)
+    shown = names.printable  # the property file's text, its control characters escaped
     out.print(
-        Text.assemble((prop.name, "bold"), f" ({prop.kind}, unit {prop.unit}, parent {prop.parent or '-'}) {prop.path}")
+        Text.assemble(
+            (shown(prop.name), "bold"),
+            shown(f" ({prop.kind}, unit {prop.unit}, parent {prop.parent or '-'}) {prop.path}"),
+        )
     )
     for label, text in (
         ("info", prop.info),
@@ -637,12 +649,14 @@ def explain(
         ("diagnosis", prop.diagnosis),
         ("confidence", prop.confidence),
     ):
-        out.print(Text.assemble((f"{label}:", "bold"), f" {text}"))
+        out.print(Text.assemble((f"{label}:", "bold"), f" {shown(str(text), lines=True)}"))
     for pname, spec in prop.params.items():
         out.print(
             Text.assemble(
                 ("parameter", "bold"),
-                f" {pname} ({spec.get('type', 'VARCHAR')}, default {spec.get('default')}): {spec.get('doc', '')}",
+                shown(
+                    f" {pname} ({spec.get('type', 'VARCHAR')}, default {spec.get('default')}): {spec.get('doc', '')}"
+                ),
             )
         )
     if sql:
@@ -651,7 +665,7 @@ def explain(
                 ("SQL", "bold"), " (ref() resolved: an entry's name stands for its rows; $p_* are bound parameters):"
             )
         )
-        out.print(sql)
+        out.print(shown(sql, lines=True))
 
 
 asl_app = typer.Typer(no_args_is_help=True, help="The APART Specification Language: check and compile ASL properties.")

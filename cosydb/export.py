@@ -6,12 +6,17 @@ data) and ``<id>.data`` (one value per (node, location), node-major). Values are
 those of the table ``severity_cube``: exclusive along the metric tree (Cube adds
 the sub-metrics when a metric is collapsed) and along the call tree (metric type
 EXCLUSIVE: Cube adds the callees when a call path is collapsed).
+
+Names are written exactly, tabs, newlines and carriage returns as character references,
+but for the characters XML 1.0 forbids (the C0 controls other than those three, lone
+surrogates, U+FFFE/U+FFFF): each is written as its visible escape text, e.g. ``\\x1b``.
 """
 
 from __future__ import annotations
 
 import io
 import os
+import re
 import struct
 import tarfile
 from pathlib import Path
@@ -24,6 +29,18 @@ from .report import cube as compute_cube
 
 #: Units of severity_cube -> Cube's units of measurement.
 _UOM = {"s": "sec", "count": "occ", "bytes": "bytes"}
+#: The characters XML 1.0 forbids.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _visible(text: str) -> str:
+    """``text`` with each character XML 1.0 forbids as its escape text (``\\x1b``, ``\\ufffe``)."""
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", text)
+
+
+def _text(text: str) -> str:
+    """``text`` as XML character data (tab, newline and carriage return as references, kept exactly)."""
+    return escape(_visible(text), {"\t": "&#9;", "\n": "&#10;", "\r": "&#13;"})
 
 
 def write_cubex(db: str | os.PathLike, output: str | os.PathLike, experiment: str | None = None) -> dict:
@@ -109,9 +126,9 @@ def _anchor(metrics, metric_index, regions, children, cnode_index, region_index,
         dtype = "DOUBLE" if m["unit"] == "s" else "UINT64"
         out.append(
             f'<metric id="{metric_index[m["metric"]]}" type="EXCLUSIVE">'
-            f"<disp_name>{escape(m['metric'])}</disp_name><uniq_name>{escape(m['metric'])}</uniq_name>"
+            f"<disp_name>{_text(m['metric'])}</disp_name><uniq_name>{_text(m['metric'])}</uniq_name>"
             f"<dtype>{dtype}</dtype><uom>{_UOM[m['unit']]}</uom><url></url>"
-            f"<descr>{escape(m['metric'])} (cosydb severity cube)</descr>"
+            f"<descr>{_text(m['metric'])} (cosydb severity cube)</descr>"
         )
         for child in by_parent.get(m["metric"], []):
             metric(child)
@@ -122,10 +139,10 @@ def _anchor(metrics, metric_index, regions, children, cnode_index, region_index,
     out += ["</metrics>", "<program>"]
     for region_id, name, canonical, paradigm, role, source_file, begin, end in regions:
         out.append(
-            f'<region id="{region_index[region_id]}" mod={quoteattr(source_file or "")} '
+            f'<region id="{region_index[region_id]}" mod={quoteattr(_visible(source_file or ""))} '
             f'begin="{begin if begin else -1}" end="{end if end else -1}">'
-            f"<name>{escape(name or '')}</name><mangled_name>{escape(canonical or name or '')}</mangled_name>"
-            f"<paradigm>{escape((paradigm or '').lower())}</paradigm><role>{escape((role or '').lower())}</role>"
+            f"<name>{_text(name or '')}</name><mangled_name>{_text(canonical or name or '')}</mangled_name>"
+            f"<paradigm>{_text((paradigm or '').lower())}</paradigm><role>{_text((role or '').lower())}</role>"
             "<url></url><descr></descr></region>"
         )
 

@@ -1,4 +1,5 @@
-"""Region names and call paths as a reader wants them: C++ names demangled, paths fitted to a width.
+"""Region names and call paths as a reader wants them: C++ names demangled, paths fitted to a width,
+control characters shown as escapes on a terminal.
 
 Demangling uses ``cxxfilt``, a binding to the C++ runtime's own ``abi::__cxa_demangle`` (the
 demangler of ``c++filt``); a name it cannot demangle is shown as it is.
@@ -7,10 +8,31 @@ demangler of ``c++filt``); a name it cannot demangle is shown as it is.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import cxxfilt
 
 ELLIPSIS = "…"
+
+#: C0 controls, DEL, C1 controls and the line / paragraph separators -> their visible escape
+_ESCAPES = {
+    code: {"\t": "\\t", "\n": "\\n", "\r": "\\r"}.get(chr(code), f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+    for code in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)
+}
+
+
+def printable(value: Any, lines: bool = False) -> Any:
+    """``value`` for a terminal: in a string (or in every string of a dict, list or tuple) each
+    control character (C0, DEL, C1) and U+2028/U+2029 as its visible escape (``\\x1b``,
+    ``\\n``, ``\\t``, ``\\u2028``), as ``ls`` and ``git`` show them; other text as it is.
+    ``lines``: newlines kept (multi-line text). Not for JSON or CSV, which carry names exactly."""
+    if isinstance(value, str):
+        return "\n".join(part.translate(_ESCAPES) for part in value.split("\n")) if lines else value.translate(_ESCAPES)
+    if isinstance(value, dict):
+        return {key: printable(item, lines) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [printable(item, lines) for item in value]
+    return value
 
 
 @functools.cache

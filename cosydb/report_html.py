@@ -7,7 +7,6 @@ run as ``--format json``), each with its exact value in a ``data-value`` attribu
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -75,7 +74,7 @@ def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -
     page = _template().render(
         result=result,
         about=about,
-        cube_json=json.dumps(cube, separators=(",", ":")),
+        cube=cube,
         plot=_wait_plot(waits),
         seconds=_seconds,
     )
@@ -131,7 +130,9 @@ def _seconds(value: float | None, unit: str = "s") -> str:
 
 
 def _template() -> jinja2.Template:
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("cosydb", "."), autoescape=jinja2.select_autoescape(["html", "j2"])
-    )
+    """The page's template, every value escaped for HTML (names from a trace are text, never
+    markup); ``tojson`` writes the cube's JSON with ``<``, ``>``, ``&`` and ``'`` as ``\\uXXXX``
+    and (ASCII only) U+2028/9 too, so that no name ends the ``<script>`` it is in."""
+    env = jinja2.Environment(loader=jinja2.PackageLoader("cosydb", "."), autoescape=True)
+    env.policies["json.dumps_kwargs"] = {"separators": (",", ":")}
     return env.get_template("report.html.j2")

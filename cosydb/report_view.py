@@ -1,4 +1,5 @@
-"""The text layout of ``cosydb report``: ranked problems fitted to a width, or the catalog tree."""
+"""The text layout of ``cosydb report``: ranked problems fitted to a width, or the catalog tree.
+Names from the trace are shown with their control characters escaped (``names.printable``)."""
 
 from __future__ import annotations
 
@@ -61,6 +62,7 @@ def problems(
     """The ranked problems, each with what it is, what it contains and what else holds there;
     then the bottleneck, what could not be evaluated, the load warnings and the notation.
     No line is longer than ``width`` unless ``wide``."""
+    result = names.printable(result)
     fit = (lambda text, w: text) if wide else _cut
     entries = result["problems"]
     shown = entries[:top]
@@ -218,6 +220,7 @@ def tree(result: dict, mode: str = "short", per_location: bool = False, show_all
     """Every listed row in the catalog's hierarchy (aggregates included), as rows of columns,
     then what could not be evaluated. The rows, their order, depth and ranks are those of
     the view ``report_rows``."""
+    result = names.printable(result)
     table = [("property", "call path", "ranks", "severity", "value", "confidence")]
     previous = None
     for r in result["results"]:

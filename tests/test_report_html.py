@@ -29,19 +29,11 @@ def shown_seconds(text: str) -> float:
     return float(number) * SCALES[unit]
 
 
-@pytest.fixture(scope="module")
-def page(real_db, tmp_path_factory):
-    """The HTML report of the hybrid LULESH trace in headless Chromium, with the JSON report
-    and cube of the same database."""
+def chromium():
+    """Debian's headless Chromium driven by selenium, its console log kept (quit it when done)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    db = real_db(TRACE)
-    folder = tmp_path_factory.mktemp("html")
-    html = folder / "report.html"
-    written = CliRunner().invoke(app, ["report", str(db), "--format", "html", "-o", str(html)])
-    assert written.exit_code == 0, written.output
-    report, cube = cli_json("report", db), cli_json("cube", db)
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in (
@@ -56,7 +48,20 @@ def page(real_db, tmp_path_factory):
     ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+@pytest.fixture(scope="module")
+def page(real_db, tmp_path_factory):
+    """The HTML report of the hybrid LULESH trace in headless Chromium, with the JSON report
+    and cube of the same database."""
+    db = real_db(TRACE)
+    folder = tmp_path_factory.mktemp("html")
+    html = folder / "report.html"
+    written = CliRunner().invoke(app, ["report", str(db), "--format", "html", "-o", str(html)])
+    assert written.exit_code == 0, written.output
+    report, cube = cli_json("report", db), cli_json("cube", db)
+    browser = chromium()
     try:
         browser.get(html.as_uri())
         browser.save_screenshot(str(folder / "report.png"))
