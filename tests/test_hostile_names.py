@@ -147,6 +147,7 @@ def page(hostile_db, tmp_path_factory):
         browser.quit()
 
 
+@pytest.mark.browser
 def test_the_page_runs_nothing_from_the_trace(page):
     browser, _, _ = page
     assert browser.execute_script("return window.dialogs") == []
@@ -156,6 +157,7 @@ def test_the_page_runs_nothing_from_the_trace(page):
     assert errors == []
 
 
+@pytest.mark.browser
 def test_the_page_shows_the_names_as_text(page):
     browser, report, callpaths = page
     assert browser.execute_script("return document.querySelector('h1').textContent") == f"cosydb report: {EXPERIMENT}"
@@ -172,6 +174,7 @@ def test_the_page_shows_the_names_as_text(page):
     assert set(HOSTILE) | {PROGRAM, "main"} <= set(labels)
 
 
+@pytest.mark.browser
 def test_the_cube_viewer_works(page):
     """A click on a metric and on a hostile call path shows its value on both ranks."""
     browser, _, _ = page
