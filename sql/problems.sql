@@ -1,6 +1,7 @@
 -- The problems of the default report (cosydb report): one entry per property over its
 -- places (problem_places), most severe first. value and severity are the sums over the
--- places (disjoint call paths); place is the most severe place's; parts sum the wait
+-- places (disjoint call paths); place is the most severe place's (of equal ones the first by
+-- name, so that a tie gives the same report every time); parts sum the wait
 -- states it contains by property; also is what else holds at that place; locations sum
 -- the places' per (rank, thread), largest first. An entry is a problem when its
 -- severity exceeds the report's threshold; rank 1 is the bottleneck.
@@ -21,8 +22,8 @@ entries as (
         any_value(unit) as unit,
         sum(value) as value,
         sum(severity) as severity,
-        arg_max(place, [severity]) as place,
-        arg_max(also, [severity]) as also,
+        (list(place order by severity desc, place asc))[1] as place,
+        (list(also order by severity desc, place asc))[1] as also,
         list({ 'place': place, 'callpath': callpath, 'region': region, 'condition_id': condition_id,
               'value': value, 'severity': severity, 'confidence': confidence, 'locations': locations }
              order by severity desc, place asc) as places

@@ -199,3 +199,26 @@ def test_a_pattern_is_queried_with_sql_ref(tmp_path):
 def test_demangled_region_is_accepted_for_region_options(real_db):
     result = run(real_db("hpccg-8-small"), region="ddot", properties=["late_sender"])
     assert result["experiment"]["region"] == "_Z4ddotiPKdS0_PdRd"
+
+
+def test_of_equal_places_the_report_names_the_first_by_name(tmp_path):
+    """Rank 0 waits 200 ns for rank 1 in zeta's MPI_Recv, then 200 ns in alpha's: a tie. The
+    problem's place is alpha's (the first by name, as its places are listed), not whichever
+    row an aggregate meets first, so that every run of the report names the same place."""
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 3000):
+        with b[0].open("zeta", 100, 900):
+            b[0].mpi_recv(200, 600, src=1, tag=0, nbytes=8)
+        with b[0].open("alpha", 1000, 1800):
+            b[0].mpi_recv(1100, 1500, src=1, tag=0, nbytes=8)
+    with b[1].open("main", 0, 3000):
+        b[1].mpi_send(400, 450, dst=0, tag=0, nbytes=8)
+        b[1].mpi_send(1300, 1350, dst=0, tag=0, nbytes=8)
+    db = tmp_path / "run.cosydb"
+    load(b.write(tmp_path / "run"), db)
+    entry = next(e for e in run(db, properties=["mpi_latesender"])["problems"] if e["property"] == "mpi_latesender")
+    assert [(p["place"], round(p["value"] * 1e9)) for p in entry["places"]] == [
+        ("prog/main/alpha/MPI_Recv", 200),
+        ("prog/main/zeta/MPI_Recv", 200),
+    ]
+    assert entry["place"] == "prog/main/alpha/MPI_Recv"
