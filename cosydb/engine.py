@@ -538,6 +538,10 @@ def store(
             try:
                 pq.write_table(table, tmp)
                 os.replace(tmp, target)
+            except OSError as error:  # Arrow's names no file (a full disk): name the table's
+                if error.filename or not error.errno:
+                    raise
+                raise OSError(error.errno, os.strerror(error.errno), str(target)) from None
             finally:
                 tmp.unlink(missing_ok=True)
     return kept
