@@ -10,6 +10,7 @@ import sys
 
 import pytest
 from conftest import assert_clean_failure, cosydb, small_trace
+from test_lifecycle import snapshot
 
 from cosydb.loading import load
 
@@ -31,6 +32,33 @@ def broken_trace(tmp_path):
     events = sorted((run / "traces").glob("*.evt"))[0]
     events.write_bytes(events.read_bytes()[:60])
     return run
+
+
+# --- 1. a load removes only what it created ----------------------------------------------
+
+
+def test_load_never_removes_a_directory_it_does_not_own(tmp_path):
+    trace = small_trace(tmp_path)
+    mine = tmp_path / "d"
+    (mine / "experiments" / "2023").mkdir(parents=True)
+    (mine / "experiments" / "2023" / "notes.txt").write_text("precious")
+    before = snapshot(mine)
+    assert_clean_failure(cosydb("load", trace, "--db", mine), f"{mine}: exists and is not a cosydb database")
+    assert snapshot(mine) == before
+    (mine / "experiments").rename(mine / "mine")  # any other file is the user's too
+    assert_clean_failure(cosydb("load", trace, "--db", mine), "exists and is not a cosydb database")
+    assert (mine / "mine" / "2023" / "notes.txt").read_text() == "precious"
+    # a failed load into an empty directory the user made leaves it, empty
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    broken = broken_trace(tmp_path / "b")
+    assert_clean_failure(cosydb("load", broken, "--db", empty), "corrupt or truncated event data")
+    assert empty.is_dir() and list(empty.iterdir()) == []
+    # a database directory the load made is removed; a good load into the empty one works
+    assert_clean_failure(cosydb("load", broken, "--db", tmp_path / "new"), "corrupt or truncated event data")
+    assert not (tmp_path / "new").exists()
+    assert cosydb("load", trace, "--db", empty).returncode == 0
+    assert (empty / "cosydb.duckdb").is_file()
 
 
 # --- 2. -o writes a regular file, or through a symbolic link to one ------------------------
@@ -104,3 +132,10 @@ def test_a_full_disk_names_the_file(tmp_path, db):
         assert not list(inside.rglob("*.tmp"))
     finally:
         subprocess.run(["umount", str(small)], capture_output=True)
+
+
+def test_a_symbolic_link_loop_is_one_line(tmp_path):
+    trace = small_trace(tmp_path / "t")
+    (tmp_path / "loop").symlink_to("loop")
+    assert_clean_failure(cosydb("load", trace, "--db", tmp_path / "loop"), f"{tmp_path / 'loop'}: symbolic link loop")
+    assert_clean_failure(cosydb("info", tmp_path / "loop"), "symbolic link loop")
