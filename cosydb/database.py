@@ -37,7 +37,7 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 
-from . import SCHEMA_VERSION, __version__, docs, outputs, sqlviews, tables
+from . import SCHEMA_VERSION, __version__, docs, interrupts, outputs, sqlviews, tables
 from .errors import CosyError
 
 CATALOG = "cosydb.duckdb"
@@ -182,7 +182,7 @@ def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyC
                 f"its catalog must be rewritten (moved, or written by another cosydb) "
                 f"but cannot be: {error.strerror or error}",
             ) from None
-    return duckdb.connect(catalog, read_only=read_only)
+    return interrupts.interruptible(duckdb.connect(catalog, read_only=read_only))
 
 
 def next_experiment_id(root: Path) -> int:

@@ -84,7 +84,7 @@ def _derive(
     Returns the check rows, the seconds of both phases and of each derived table
     (``derive:<table>``), and the number of partitions.
     """
-    con = duckdb.connect(config={"temp_directory": str(directory / ".spill")})
+    con = interrupts.interruptible(duckdb.connect(config={"temp_directory": str(directory / ".spill")}))
     resources.apply(con, memory_limit, threads, default_memory=resources.LOAD_MEMORY_LIMIT)
     experiments = [(experiment_id, directory)]
     per_table: dict[str, float] = {}

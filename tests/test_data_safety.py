@@ -4,13 +4,18 @@ does not take is an error, every command stops on a signal as ``load`` does, and
 smaller messages (out of memory, a full disk, a symbolic link loop) say what to do."""
 
 import os
+import signal
 import stat
 import subprocess
 import sys
+import textwrap
+import time
+from pathlib import Path
 
+import duckdb
 import pytest
-from conftest import assert_clean_failure, cosydb, small_trace
-from test_lifecycle import snapshot
+from conftest import COSYDB, assert_clean_failure, cosydb, small_trace
+from test_lifecycle import assert_one_line, snapshot, wait_for
 
 from cosydb.loading import load
 
@@ -105,7 +110,147 @@ def test_output_is_a_regular_file_or_written_through_a_link(tmp_path, db):
     }
 
 
+# --- 3. output stdout does not take is an error --------------------------------------------
+
+
+def run_into(stdout, *args):
+    """``cosydb args`` with its stdout on the open file ``stdout`` (its stdout shown as '')."""
+    done = subprocess.run([COSYDB, *map(str, args)], stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120)
+    done.stdout = ""
+    return done
+
+
+def test_a_failed_write_to_stdout_is_an_error(db):
+    with open("/dev/full", "w") as full:
+        for args in (("sql", db, "SELECT 1 AS one"), ("report", db), ("sql", db, "SELECT 1", "--format", "csv")):
+            failed = run_into(full, *args)
+            assert_clean_failure(failed, "cosydb: write error: No space left on device")
+    # a reader that stops early (| head -1): quiet, no traceback
+    reader = subprocess.Popen(
+        [COSYDB, "sql", db, "SELECT * FROM range(500000)", "--format", "csv"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert reader.stdout.readline() == b'"range"\n'
+    reader.stdout.close()
+    assert reader.wait(timeout=120) != 0
+    assert reader.stderr.read() == b""
+
+
+# --- 4. signals stop every command: one line, 128 + n, no temporary file --------------------
+
+
+SLOW = "SELECT count(*) AS n FROM range(1000000000000) t(i) WHERE i % 7 = 3"
+
+
+def opened(process, name):
+    """Has ``process`` a file named ``name`` open (its work has begun)?"""
+
+    def check():
+        try:
+            return any(
+                os.readlink(f"/proc/{process.pid}/fd/{fd}").endswith(name)
+                for fd in os.listdir(f"/proc/{process.pid}/fd")
+            )
+        except OSError:
+            return False
+
+    return check
+
+
+def stopped(process, signum, line):
+    """Send ``signum`` once ``process`` has its database open and is at work; it ends promptly
+    with 128 + ``signum`` and the one ``line``."""
+    wait_for(opened(process, "cosydb.duckdb"), process, what="the database opened")
+    time.sleep(1.0)  # at work in the slow query
+    sent = time.monotonic()
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 128 + signum, (process.returncode, err)
+    assert_one_line(err, line)
+    assert time.monotonic() - sent < 60  # the query was interrupted, not run to its end
+
+
+def start(*args, **kwargs):
+    return subprocess.Popen(
+        [COSYDB, *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs
+    )
+
+
+def test_signals_stop_sql_and_report(tmp_path, db):
+    stopped(start("sql", db, SLOW), signal.SIGTERM, "cosydb: interrupted (SIGTERM)")
+    stopped(start("sql", db, SLOW), signal.SIGINT, "cosydb: interrupted (SIGINT)")
+    plugins = tmp_path / "props" / "slow"
+    plugins.mkdir(parents=True)
+    (plugins / "slow_property.sql").write_text(
+        "{#---\nkind: property\nparent: null\nunit: s\ninfo: i\ndescription: d\ndiagnosis: g\n---#}\n" + SLOW
+    )
+    before = snapshot(db)
+    report = start("report", db, "--properties-dir", plugins.parent, "--property", "slow_property")
+    stopped(report, signal.SIGHUP, "cosydb: interrupted (SIGHUP)")
+    assert snapshot(db) == before  # the stored results as they were, no temporary file
+
+
+PAUSED_EXPORT = textwrap.dedent("""
+    import contextlib, sys, time
+    from pathlib import Path
+    from cosydb import outputs
+    from cosydb.cli import app
+    replaced, marker = outputs.replaced, Path(sys.argv[1])
+
+    @contextlib.contextmanager
+    def paused(output):  # the signal comes once the temporary file is written, before the rename
+        with replaced(output) as tmp:
+            yield tmp
+            marker.write_text(str(tmp))
+            time.sleep(600)
+
+    outputs.replaced = paused
+    sys.argv = ["cosydb", *sys.argv[2:]]
+    app()
+""")
+
+
+def test_a_signal_during_export_leaves_no_temporary_file(tmp_path, db):
+    out = tmp_path / "out"
+    out.mkdir()
+    marker = tmp_path / "paused"
+    process = subprocess.Popen(
+        [sys.executable, "-c", PAUSED_EXPORT, marker, "export", db, "--format", "perfetto", "-o", out / "x.json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    tmp = Path(wait_for(lambda: marker.exists() and marker.read_text(), process, what="the temporary file"))
+    assert tmp.parent == out and tmp.is_file()
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 143, err
+    assert_one_line(err, "cosydb: interrupted (SIGTERM)")
+    assert list(out.iterdir()) == []
+
+
 # --- 12. the smaller messages ------------------------------------------------------------------
+
+
+def test_out_of_memory_names_the_memory_limit_option():
+    from cosydb import resources
+
+    con = duckdb.connect()
+    con.execute("SET memory_limit = '20MB'")
+    con.execute("SET threads = 1")
+    with pytest.raises(duckdb.OutOfMemoryException) as error:
+        con.execute("SELECT list(i) FROM range(50000000) t(i)").fetchall()
+    text = resources.error_text(error.value)
+    assert "--memory-limit (or COSYDB_MEMORY_LIMIT)" in text and "SET memory_limit" not in text
+    assert "\n" not in text and text.startswith("Out of Memory Error: ")
+
+
+def test_a_symbolic_link_loop_is_one_line(tmp_path):
+    trace = small_trace(tmp_path / "t")
+    (tmp_path / "loop").symlink_to("loop")
+    assert_clean_failure(cosydb("load", trace, "--db", tmp_path / "loop"), f"{tmp_path / 'loop'}: symbolic link loop")
+    assert_clean_failure(cosydb("info", tmp_path / "loop"), "symbolic link loop")
 
 
 def test_a_full_disk_names_the_file(tmp_path, db):
@@ -132,10 +277,3 @@ def test_a_full_disk_names_the_file(tmp_path, db):
         assert not list(inside.rglob("*.tmp"))
     finally:
         subprocess.run(["umount", str(small)], capture_output=True)
-
-
-def test_a_symbolic_link_loop_is_one_line(tmp_path):
-    trace = small_trace(tmp_path / "t")
-    (tmp_path / "loop").symlink_to("loop")
-    assert_clean_failure(cosydb("load", trace, "--db", tmp_path / "loop"), f"{tmp_path / 'loop'}: symbolic link loop")
-    assert_clean_failure(cosydb("info", tmp_path / "loop"), "symbolic link loop")
