@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -14,10 +15,42 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from . import __version__, database, names
+from . import __version__, database, interrupts, names, resources
 from .errors import CosyError
 
-app = typer.Typer(
+
+class _App(typer.Typer):
+    """The command line; like coreutils it fails when stdout does not take its output (a full
+    disk: one line, exit code 2), and ends quietly when the reader of a pipe is gone (``| head``)."""
+
+    def __call__(self, *args, **kwargs):
+        try:
+            super().__call__(*args, **kwargs)  # ends in SystemExit (click's standalone mode)
+        except SystemExit as done:
+            code = done.code
+        except OSError as error:  # a command's print to stdout failed
+            code = _output_failed(error)
+        try:
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        except OSError as error:
+            code = _output_failed(error)
+        sys.exit(code)
+
+
+def _output_failed(error: OSError) -> int:
+    """Exit code 1 for a pipe whose reader is gone (nothing printed, as click does), else one
+    line and 2; stdout is then /dev/null, so that Python's final flush stays quiet."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())
+    os.close(null)
+    if error.errno == errno.EPIPE:
+        return 1
+    err.print(f"cosydb: write error: {error.strerror or error}", soft_wrap=True)
+    return 2
+
+
+app = _App(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -53,19 +86,21 @@ def _value_text(value: float | None, unit: str) -> str:
 
 def _guard(function):
     """Run a command body: user errors (bad input, SQL, the file system) become one line and
-    exit code 2, an interrupt exit code 130, anything else one line with exit code 1 and a
-    request to report it (COSYDB_DEBUG=1 shows the traceback)."""
+    exit code 2, a signal (SIGINT, SIGTERM, SIGHUP: ``interrupts.handled``) one line and exit
+    code 128 + signal, anything else one line with exit code 1 and a request to report it
+    (COSYDB_DEBUG=1 shows the traceback)."""
     try:
-        return function()
+        with interrupts.handled():
+            return function()
     except CosyError as error:
         _fail(str(error))
     except duckdb.Error as error:
-        _fail(" ".join(str(error).split()))
+        _fail(resources.error_text(error))
     except OSError as error:
         _fail(
             f"{error.filename}: {error.strerror}" if error.filename and error.strerror else " ".join(str(error).split())
         )
-    except KeyboardInterrupt as error:  # Ctrl-C, or cosydb.interrupts.Interrupted (SIGTERM, ...): 128 + signal
+    except KeyboardInterrupt as error:  # cosydb.interrupts.Interrupted, or Ctrl-C where it is not handled
         _fail(str(error) or "interrupted", getattr(error, "exit_code", 130))
     except Exception as error:  # noqa: BLE001 - the last resort of a command line
         if os.environ.get("COSYDB_DEBUG"):

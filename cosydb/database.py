@@ -37,7 +37,7 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 
-from . import SCHEMA_VERSION, __version__, docs, sqlviews, tables
+from . import SCHEMA_VERSION, __version__, docs, interrupts, outputs, sqlviews, tables
 from .errors import CosyError
 
 CATALOG = "cosydb.duckdb"
@@ -159,7 +159,7 @@ def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyC
     the sql/ definitions changed since it was written."""
     root = Path(root)
     if not root.exists():
-        raise CosyError(root, "no such database")
+        raise CosyError(root, outputs.broken_link(root) or "no such database")
     if not is_database(root):
         raise CosyError(root, f"not a cosydb database (no {CATALOG})")
     catalog = str(root / CATALOG)
@@ -182,7 +182,7 @@ def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyC
                 f"its catalog must be rewritten (moved, or written by another cosydb) "
                 f"but cannot be: {error.strerror or error}",
             ) from None
-    return duckdb.connect(catalog, read_only=read_only)
+    return interrupts.interruptible(duckdb.connect(catalog, read_only=read_only))
 
 
 def next_experiment_id(root: Path) -> int:
@@ -253,11 +253,16 @@ def _holder(root: Path, fd: int) -> int | None:
     return int(pid) if pid.isdigit() else None
 
 
-def _acquire(root: Path, path: str, create: bool, on_wait: Callable[[int | None], None] | None) -> int:
-    told = False
+def _acquire(root: Path, path: str, create: bool, on_wait: Callable[[int | None], None] | None) -> tuple[int, bool]:
+    """The locked descriptor of ``path``, and whether this created ``root``."""
+    told = made = False
     while True:
-        if create:
-            root.mkdir(parents=True, exist_ok=True)
+        if create and not root.is_dir():
+            try:
+                root.mkdir(parents=True)
+                made = True
+            except FileExistsError:
+                pass
         fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)  # flock needs no write access
         try:
             try:
@@ -273,7 +278,7 @@ def _acquire(root: Path, path: str, create: bool, on_wait: Callable[[int | None]
                 current = None
             mine = os.fstat(fd)
             if current is not None and (current.st_dev, current.st_ino) == (mine.st_dev, mine.st_ino):
-                return fd
+                return fd, made
         except BaseException:
             os.close(fd)
             raise
@@ -290,10 +295,11 @@ def locked(
     """Hold the exclusive lock ``root/name`` (``LOAD_LOCK`` or ``CATALOG_LOCK``): ``flock`` on
     a lock file, so the kernel releases it when the holder dies, even of kill -9.
 
-    Re-entrant within a thread. ``create`` makes ``root`` if it is missing; ``on_wait`` is
-    called once, with the holder's pid if known, when the lock is busy and this waits.
-    The lock file is never removed (but with the whole database, by the load that created
-    it: a waiter then finds the file gone and starts again).
+    Re-entrant within a thread. ``create`` makes ``root`` if it is missing, and the block is
+    given whether this did (else False); ``on_wait`` is called once, with the holder's pid if
+    known, when the lock is busy and this waits.
+    The lock file is never removed (but by a first load that failed, with what it created:
+    a waiter then finds the file gone and starts again).
     """
     root = Path(root)
     path = os.path.realpath(root / name)  # one entry per file, however the path is spelled
@@ -303,14 +309,14 @@ def locked(
         if entry.depth:
             entry.depth += 1
             try:
-                yield
+                yield False
             finally:
                 entry.depth -= 1
             return
-        entry.fd = _acquire(root, path, create, on_wait)
+        entry.fd, made = _acquire(root, path, create, on_wait)
         entry.depth = 1
         try:
-            yield
+            yield made
         finally:
             fd, entry.fd, entry.depth = entry.fd, None, 0
             os.close(fd)  # releases the lock
@@ -365,12 +371,24 @@ def is_leftover(root: Path) -> bool:
     directory? A load may take it over as a new database."""
     if not root.is_dir() or is_database(root):
         return False
-    entries = os.listdir(root)
-    for entry in entries:
+    for entry in os.listdir(root):
         if entry == EXPERIMENTS:
-            for d in os.listdir(root / EXPERIMENTS):
-                if not (d.startswith(STAGING_PREFIX) or d.isdigit()):
-                    return False
+            base = root / EXPERIMENTS
+            if not base.is_dir() or not all(
+                d.startswith(STAGING_PREFIX) or (d.isdigit() and _is_experiment(base / d)) for d in os.listdir(base)
+            ):
+                return False
         elif entry not in (LOAD_LOCK, CATALOG_LOCK) and not entry.startswith(f".{CATALOG}."):
             return False
     return True
+
+
+def _is_experiment(directory: Path) -> bool:
+    """Does ``directory`` hold a committed experiment's files only: its row, and Parquet files
+    (a Parquet directory where Spark wrote it)?"""
+    if directory.is_symlink() or not directory.is_dir():
+        return False
+    entries = os.listdir(directory)
+    return tables.REGISTRY["experiments"].path(directory).name in entries and all(
+        e.endswith(".parquet") for e in entries
+    )

@@ -28,7 +28,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import catalog as catalog_mod
-from . import database, sqlviews, tables, templating
+from . import database, interrupts, resources, sqlviews, tables, templating
 from .catalog import RESULT_COLUMNS, Property
 from .errors import CosyError
 
@@ -60,7 +60,7 @@ class DuckDBTables:
         try:
             self.con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS\n{sql}", params)
         except duckdb.Error as error:
-            raise CosyError(where, f"evaluation failed: {' '.join(str(error).split())}") from None
+            raise CosyError(where, f"evaluation failed: {resources.error_text(error)}") from None
 
     def columns(self, name: str) -> dict[str, str]:
         """The columns of table ``name`` with their DuckDB types."""
@@ -526,7 +526,7 @@ def store(
     Under the catalog lock: two reports never lose each other's rows."""
     directory = database.experiment_dir(root, experiment_id)
     kept: list[str] = []
-    with database.locked(root):
+    with database.locked(root), interrupts.deferred():  # a signal waits for every table to be replaced
         for name, table in results.items():
             target = directory / f"{name}.parquet"
             if name == database.RESULTS_TABLE and replace_properties is not None and target.exists():
@@ -538,6 +538,10 @@ def store(
             try:
                 pq.write_table(table, tmp)
                 os.replace(tmp, target)
+            except OSError as error:  # Arrow's names no file (a full disk): name the table's
+                if error.filename or not error.errno:
+                    raise
+                raise OSError(error.errno, os.strerror(error.errno), str(target)) from None
             finally:
                 tmp.unlink(missing_ok=True)
     return kept

@@ -1,13 +1,15 @@
-"""Signals during a load: SIGINT (Ctrl-C), SIGTERM (kill, timeout, batch systems), SIGHUP.
+"""Signals during a command: SIGINT (Ctrl-C), SIGTERM (kill, timeout, batch systems), SIGHUP.
 
-While :func:`handled` is active (``cosydb load`` runs in it) these signals raise
-:class:`Interrupted` in the main thread, so that the load removes what it wrote and
-stops its reader processes before the command exits with ``128 + signal`` and one
-line. Code that must not be interrupted half-way, or that runs Python callbacks from
-C (OTF2's readers: an exception raised there is lost), runs in :func:`deferred`: a
-signal is only noted and raised when the block ends (or at :func:`check`).
-A signal ignored when the load starts (``nohup``, a background job's SIGINT) stays
-ignored.
+While :func:`handled` is active (every command's work runs in it) these signals raise
+:class:`Interrupted` in the main thread, so that a load removes what it wrote and stops
+its reader processes, and a report or export its temporary files, before the command
+exits with ``128 + signal`` and one line. A DuckDB query notices the signal at once
+(its Python client checks for signals while it runs) and fails: :func:`handled` turns
+that failure into the :class:`Interrupted` it stands for. Code that must not be
+interrupted half-way (a commit, replacing stored results), or that runs Python callbacks
+from C (OTF2's readers: an exception raised there is lost), runs in :func:`deferred`: a
+signal is only noted and raised when the block ends (or at :func:`check`). A signal
+ignored when the command starts (``nohup``, a background job's SIGINT) stays ignored.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+import weakref
 
 _NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
 
@@ -44,6 +47,14 @@ class _State:
 
 _state = _State()
 _installed = False
+_connections: weakref.WeakSet = weakref.WeakSet()
+
+
+def interruptible(con):
+    """``con``, a DuckDB connection, registered to be interrupted by a signal (its query stops
+    even where DuckDB's check for Python's signals misses it); returns ``con``."""
+    _connections.add(con)
+    return con
 
 
 def _handler(signum, frame):
@@ -52,13 +63,18 @@ def _handler(signum, frame):
     if _state.deferred or _state.raised:
         return
     _state.raised = True
+    for con in list(_connections):
+        with contextlib.suppress(Exception):  # closed already
+            con.interrupt()
     raise Interrupted(signum)
 
 
 @contextlib.contextmanager
 def handled():
     """Turn SIGINT, SIGTERM and SIGHUP into :class:`Interrupted` for the duration (only in
-    the main thread, where Python runs signal handlers; elsewhere, or nested, a no-op)."""
+    the main thread, where Python runs signal handlers; elsewhere, or nested, a no-op). An
+    exception raised after a signal came (DuckDB's "Query interrupted") becomes the
+    :class:`Interrupted` of that signal."""
     global _state, _installed
     if _installed or threading.current_thread() is not threading.main_thread():
         yield
@@ -77,6 +93,10 @@ def handled():
         for signum in previous:
             signal.signal(signum, _handler)
         yield
+    except Exception as error:
+        if _state.received is None:
+            raise
+        raise Interrupted(_state.received) from error
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)

@@ -3,8 +3,10 @@
 The experiment is written into a staging directory inside the database,
 checked, moved to its final name and then made visible by atomically
 replacing the catalog. Any failure or interrupt before that last step removes
-what this load wrote: an existing database is left as it was, and a database
-this load created is removed entirely.
+what this load wrote: an existing database is left as it was, a database directory
+this load created is removed entirely, and from a directory it found without a
+catalog (empty, or what a killed load left) it removes what it added. A directory
+holding anything else is refused before anything is written.
 
 One load at a time per database: a load holds the database's load lock from
 before it picks the experiment id until its commit; a second load waits (one line
@@ -28,7 +30,7 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 
-from . import SCHEMA_VERSION, __version__, database, interrupts, partitions, resources, spark, sqlviews, tables
+from . import SCHEMA_VERSION, __version__, database, interrupts, outputs, partitions, resources, spark, sqlviews, tables
 from .errors import CosyError
 
 
@@ -82,7 +84,7 @@ def _derive(
     Returns the check rows, the seconds of both phases and of each derived table
     (``derive:<table>``), and the number of partitions.
     """
-    con = duckdb.connect(config={"temp_directory": str(directory / ".spill")})
+    con = interrupts.interruptible(duckdb.connect(config={"temp_directory": str(directory / ".spill")}))
     resources.apply(con, memory_limit, threads, default_memory=resources.LOAD_MEMORY_LIMIT)
     experiments = [(experiment_id, directory)]
     per_table: dict[str, float] = {}
@@ -198,8 +200,12 @@ def load(
     partitions.events_per_partition()
     loader, anchor = resolve_source(source)
     root = Path(db) if db is not None else default_db_path(anchor)
+    link = outputs.broken_link(root)
+    if link:
+        raise CosyError(root, link)
     if root.exists() and not (database.is_database(root) or database.is_leftover(root)):
-        raise CosyError(root, "exists and is not a cosydb database")
+        raise CosyError(root, f"exists and is not a cosydb database (no {database.CATALOG}); give a new directory")
+    found = set(os.listdir(root)) if root.is_dir() else set()
     if on_wait is None:
 
         def on_wait(pid):
@@ -208,8 +214,11 @@ def load(
     session = spark.session(spark_master or "local[*]") if engine == "spark" else None  # before any file is made
     with interrupts.handled():
         try:
-            with database.locked(root, database.LOAD_LOCK, create=True, on_wait=on_wait):
-                meta = _load_locked(loader, anchor, root, name, workers, (memory_limit, threads), progress, session)
+            with database.locked(root, database.LOAD_LOCK, create=True, on_wait=on_wait) as made:
+                found = None if made else found
+                meta = _load_locked(
+                    loader, anchor, root, found, name, workers, (memory_limit, threads), progress, session
+                )
         except BaseException:
             signum = interrupts.received()
             if signum is None:
@@ -227,20 +236,36 @@ def load(
     return meta
 
 
+def _remove_created(root: Path, found: set[str] | None) -> None:
+    """Undo a failed first load into ``root``: remove ``root`` if it created it (``found`` is
+    None), else the entries it added to the directory it found (holding ``found``)."""
+    if found is None:
+        shutil.rmtree(root, ignore_errors=True)
+        return
+    for entry in set(os.listdir(root)) - found:
+        path = root / entry
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
 def _load_locked(
     loader,
     anchor: Path,
     root: Path,
+    found: set[str] | None,
     name: str | None,
     workers: int | None,
     duckdb_resources: tuple = (None, None),
     progress: Callable[[str], None] | None = None,
     session=None,
 ) -> dict:
-    """The load itself, with the load lock of ``root`` held; on Spark when ``session`` is given."""
+    """The load itself, with the load lock of ``root`` held; on Spark when ``session`` is given.
+    ``found``: the entries of ``root`` before this load, None if this load created it."""
     say = progress or (lambda _text: None)
     if not (database.is_database(root) or database.is_leftover(root)):  # replaced while this waited
-        raise CosyError(root, "exists and is not a cosydb database")
+        raise CosyError(root, f"exists and is not a cosydb database (no {database.CATALOG}); give a new directory")
     created = not database.is_database(root)  # new, or what a killed first load left
     staging = final = None
     moved = False
@@ -303,7 +328,7 @@ def _load_locked(
             if moved:
                 shutil.rmtree(final, ignore_errors=True)
             if created:
-                shutil.rmtree(root, ignore_errors=True)
+                _remove_created(root, found)
         raise
     meta["db"] = str(root)
     meta["loaded"] = result.loaded

@@ -86,3 +86,15 @@ def _otf2_decoder() -> str:
     from .loaders.otf2_native import decoder
 
     return decoder()
+
+
+def error_text(error: duckdb.Error) -> str:
+    """DuckDB's message as one line; running out of memory names cosydb's way to give it more
+    (DuckDB's own advice names ``SET`` statements, which cosydb's commands do not take)."""
+    text = str(error)
+    if isinstance(error, duckdb.OutOfMemoryException):
+        text = (
+            text.split("\n\n")[0] + " - give DuckDB more memory with --memory-limit (or COSYDB_MEMORY_LIMIT), "
+            "e.g. 4GB, or fewer threads with --threads (COSYDB_THREADS)"
+        )
+    return " ".join(text.split())
