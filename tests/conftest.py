@@ -1,14 +1,18 @@
 """Shared helpers: build a constructed trace, load it, query it."""
 
+import json
 import os
 import sys
 import tarfile
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 from cli_process import cosydb  # noqa: F401 - a cosydb command line forked from a helper
 from cosydb.fixtures.generator import TraceBuilder
 
+from cosydb import catalog as catalog_mod
 from cosydb import database
 from cosydb.loading import load
 
@@ -40,11 +44,75 @@ NS = 1e-9
 
 
 def report(b, tmp_path, **kw):
-    """Write ``b``'s trace, load it and report on it with threshold 0 (every row listed)."""
+    """Write ``b``'s trace, load it and report on it with threshold 0 (every row listed):
+    the whole catalog end to end (``evaluate`` checks a few entries cheaply)."""
+    return full_report(loaded_db(b, tmp_path), **kw)
+
+
+def full_report(db, **kw):
+    """``cosydb.report.run`` on loaded database ``db`` with threshold 0, and ``evaluated``: the
+    properties whose rows it shows (those asked with ``properties``, default all)."""
     from cosydb.report import run
 
-    load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
-    return run(tmp_path / "run.cosydb", threshold=0, **kw)
+    result = run(db, threshold=0, **kw)
+    catalog = catalog_mod.load(kw.get("properties_dirs", ()))
+    shown = kw.get("properties") or [name for name, p in catalog.items() if p.kind == "property"]
+    unevaluable = {name for names in result["not_evaluable"].values() for name in names}
+    result["evaluated"] = set(shown) - unevaluable
+    return result
+
+
+def loaded_db(b, folder) -> Path:
+    """Write ``b``'s trace under ``folder``/run and load it into ``folder``/run.cosydb; returns the database."""
+    load(b.write(folder / "run"), folder / "run.cosydb")
+    return folder / "run.cosydb"
+
+
+def evaluate(db, *names, properties_dirs=(), params=None, experiment=None, baseline=None) -> dict:
+    """Evaluate only the properties ``names`` and the entries they ``ref()`` on loaded database
+    ``db`` at threshold 0, storing nothing: what ``full_report`` returns (``results``: their
+    listed rows, ``problems``, ``critical_path``, ``root_causes``, ``not_evaluable``,
+    ``evaluated``), and ``stored``: all their rows, also those whose condition fails. An
+    entry's error is the engine's CosyError, which names its file."""
+    from cosydb import engine
+    from cosydb import report as report_mod
+
+    catalog = catalog_mod.load(properties_dirs)
+    params = dict(params or {})
+    report_mod._check_selection(catalog, list(names), params)
+    con = database.connect(db)
+    try:
+        exp = report_mod.choose_experiment(con, Path(db), experiment)
+        base = report_mod.choose_experiment(con, Path(db), baseline)["experiment_id"] if baseline else None
+        values = dict(params, p_rank_basis=None)
+        evaluation = engine.evaluate(con, catalog, exp["experiment_id"], values, sorted(names), base)
+        results = evaluation.results(0.0, None)
+        results = results.filter(pc.is_in(results.column("property"), pa.array(names, pa.string())))
+        decided = report_mod.decide(con, exp["experiment_id"], results, report_mod.catalog_table(catalog))
+    finally:
+        con.close()
+    stored = results.to_pylist()
+    for row in stored:
+        row["details"] = json.loads(row["details"]) if row["details"] else None
+    return dict(
+        problems=decided["problems"],
+        results=decided["rows"],
+        critical_path=decided["critical_path"],
+        root_causes=decided["root_causes"],
+        not_evaluable=decided["not_evaluable"],
+        evaluated={name for name in names if evaluation.evaluated(name)},
+        stored=[row for row in stored if row["status"] == "evaluated"],
+    )
+
+
+def evaluated_rows(result, prop, key="results") -> list:
+    """The rows (``results``: listed, ``stored``: all) of property ``prop``, which the report
+    or evaluation must have evaluated: a property not selected, misspelt or not evaluable
+    fails here instead of showing no rows."""
+    if prop not in result["evaluated"]:
+        why = [reason for reason, names in result["not_evaluable"].items() if prop in names]
+        raise AssertionError(f"{prop} was not evaluated ({why[0] if why else 'not selected'})")
+    return [r for r in result[key] if r["property"] == prop]
 
 
 #: Properties of a call path's own (exclusive) time, which hold at the program root too.
@@ -57,11 +125,9 @@ def aggregate_places(result) -> set:
 
 
 def property_rows(result, prop, all_processes=True):
-    """{callpath: value} of one property's listed rows (all-process rows, or {(callpath, rank): value})."""
+    """{callpath: value} of one evaluated property's listed rows (all-process rows, or {(callpath, rank): value})."""
     got = {}
-    for r in result["results"]:
-        if r["property"] != prop or r["status"] != "evaluated":
-            continue
+    for r in evaluated_rows(result, prop):
         if all_processes and r["rank"] is None:
             got[r["callpath"]] = r["value"]
         elif not all_processes and r["rank"] is not None:

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import SCALASCA_TRACES, TRACES, cosydb, property_rows, report
+from conftest import SCALASCA_TRACES, TRACES, cosydb, evaluate, loaded_db, property_rows
 from cosydb.fixtures.generator import TraceBuilder
 from test_properties_asl import END, barrier_run, cache_run, communication_run, master_slave_run
 from test_wrong_order_forms import isend_waitall_run, one_waitall_run, sendrecv_and_test_run
@@ -410,7 +410,12 @@ def test_per_process_costs_and_their_metaproperty_against_constructed_times(tmp_
     with b[1].open("main", 0, 1000):
         b[1].mpi_send(150, 160, dst=0, tag=0, nbytes=8)
         b[1].mpi_recv(200, 220, src=0, tag=1, nbytes=8)
-    result = report(b, tmp_path, properties_dirs=[catalog.asl_specification("mpi")])
+    result = evaluate(
+        loaded_db(b, tmp_path),
+        "CommCostPerProcess",
+        "CommCostOnAllProcesses",
+        properties_dirs=[catalog.asl_specification("mpi")],
+    )
     per_process = property_rows(result, "CommCostPerProcess", all_processes=False)
     assert per_process[("prog/main/MPI_Recv", 0)] == pytest.approx(80 * NS)
     assert per_process[("prog/main/MPI_Recv", 1)] == pytest.approx(20 * NS)
@@ -518,7 +523,9 @@ def test_late_sender_pattern_sums_the_idle_time_of_matches_under_a_call_path(tmp
     with b[1].open("main", 0, 1000):
         b[1].mpi_send(300, 350, dst=0, tag=0, nbytes=8)
         b[1].mpi_send(450, 460, dst=0, tag=1, nbytes=8)
-    result = report(b, tmp_path, properties_dirs=[catalog.asl_specification("mpi")])
+    result = evaluate(
+        loaded_db(b, tmp_path), "LateSenderPattern", "late_sender", properties_dirs=[catalog.asl_specification("mpi")]
+    )
     rows = {r["callpath"]: r for r in result["results"] if r["property"] == "LateSenderPattern"}
     assert set(rows) == {"prog", "prog/main", "prog/main/solve", "prog/main/solve/MPI_Recv"}
     for row in rows.values():

@@ -6,7 +6,7 @@ call's Enter / Leave); every expected value is computed by hand from the chosen 
 """
 
 import pytest
-from conftest import COLLECTIVE_METRICS, NS, property_rows, report
+from conftest import COLLECTIVE_METRICS, NS, evaluate, loaded_db, property_rows, report
 from cosydb.fixtures.generator import TraceBuilder
 
 
@@ -23,7 +23,7 @@ def test_allreduce_on_a_sub_communicator(tmp_path):
                 b[r].collective("MPI_Allreduce", 100, 500, comm="sub", sent=8, received=8)
             if r == 3:
                 b[r].collective("MPI_Allreduce", 300, 510, comm="sub", sent=8, received=8)
-    result = report(b, tmp_path)
+    result = evaluate(loaded_db(b, tmp_path), "mpi_wait_nxn", "mpi_nxn_completion")
     # latest B = 300: rank 1 waits min(300, 500) - 100; earliest X = 500: rank 3 needs 510 - 500
     assert per_rank(result, "mpi_wait_nxn") == {1: pytest.approx(200 * NS)}
     assert per_rank(result, "mpi_nxn_completion") == {3: pytest.approx(10 * NS)}
@@ -35,7 +35,7 @@ def test_reduce_whose_root_arrives_early(tmp_path):
     for r, (begin, end) in timings.items():
         with b[r].open("main", 0, 1000):
             b[r].collective("MPI_Reduce", begin, end, root=0, sent=0 if r == 0 else 8, received=24 if r == 0 else 0)
-    result = report(b, tmp_path)
+    result = report(b, tmp_path)  # the whole catalog, end to end
     # on the root only: min(latest sender B = 500, X = 600) - B = 100
     assert per_rank(result, "mpi_earlyreduce") == {0: pytest.approx(400 * NS)}
     assert property_rows(result, "mpi_wait_nxn") == {} and property_rows(result, "mpi_latebroadcast") == {}
@@ -47,7 +47,7 @@ def test_bcast_whose_root_arrives_late(tmp_path):
     for r, (begin, end) in timings.items():
         with b[r].open("main", 0, 1000):
             b[r].collective("MPI_Bcast", begin, end, root=0, sent=16 if r == 0 else 0, received=0 if r == 0 else 8)
-    result = report(b, tmp_path)
+    result = evaluate(loaded_db(b, tmp_path), "mpi_latebroadcast")
     # non-root ranks: min(B of the root = 400, X) - B
     assert per_rank(result, "mpi_latebroadcast") == {1: pytest.approx(300 * NS), 2: pytest.approx(200 * NS)}
     assert property_rows(result, "mpi_latebroadcast") == {"prog/main/MPI_Bcast": pytest.approx(500 * NS)}
@@ -59,7 +59,7 @@ def test_scan_waits_for_the_lower_ranks(tmp_path):
     for r, (begin, end) in timings.items():
         with b[r].open("main", 0, 1000):
             b[r].collective("MPI_Scan", begin, end, sent=8, received=8)
-    result = report(b, tmp_path)
+    result = evaluate(loaded_db(b, tmp_path), "mpi_earlyscan")
     # rank 1: max B over ranks 0..1 = 300 -> 200; rank 2: max over 0..2 = 300 -> 100; rank 0 waits for nobody
     assert per_rank(result, "mpi_earlyscan") == {1: pytest.approx(200 * NS), 2: pytest.approx(100 * NS)}
 
@@ -69,7 +69,7 @@ def test_barrier_completion(tmp_path):
     for r, end in enumerate((200, 300, 400)):
         with b[r].open("main", 0, 1000):
             b[r].collective("MPI_Barrier", 100, end)
-    result = report(b, tmp_path)
+    result = evaluate(loaded_db(b, tmp_path), "mpi_barrier_completion", "mpi_barrier_wait")
     # all arrive at 100; the first leaves at 200: X - max(200, min(100, X))
     assert per_rank(result, "mpi_barrier_completion") == {1: pytest.approx(100 * NS), 2: pytest.approx(200 * NS)}
     assert property_rows(result, "mpi_barrier_wait") == {}
@@ -83,7 +83,7 @@ def test_init_and_finalize_skew(tmp_path):
         with b[r].open("main", 0, 1000):
             b[r].region("MPI_Init", *init[r])
             b[r].region("MPI_Finalize", *finalize[r])
-    result = report(b, tmp_path)
+    result = evaluate(loaded_db(b, tmp_path), "mpi_init_completion", "mpi_finalize_wait")
     # Init: earliest L = 100, latest E = 0 -> L - max(100, min(0, L)); Finalize: min(max E = 850, L) - E
     assert per_rank(result, "mpi_init_completion") == {1: pytest.approx(50 * NS), 2: pytest.approx(20 * NS)}
     assert per_rank(result, "mpi_finalize_wait") == {0: pytest.approx(50 * NS), 2: pytest.approx(150 * NS)}
@@ -100,6 +100,6 @@ def test_balanced_collectives_have_no_wait_states(tmp_path):
             b[r].collective("MPI_Bcast", 800, 900, root=0, sent=8, received=8)
             b[r].collective("MPI_Scan", 1000, 1100, sent=8, received=8)
             b[r].region("MPI_Finalize", 1900, 2000)
-    result = report(b, tmp_path)
+    result = evaluate(loaded_db(b, tmp_path), *COLLECTIVE_METRICS)
     for metric in COLLECTIVE_METRICS:
         assert property_rows(result, metric) == {} and property_rows(result, metric, all_processes=False) == {}, metric

@@ -9,8 +9,25 @@ less the waiting time of the call it departs from.
 """
 
 import pytest
-from conftest import NS, property_rows, report
+from conftest import NS, evaluate, full_report, loaded_db, property_rows
 from cosydb.fixtures.generator import TraceBuilder
+
+#: Scalasca's remapper heuristics of computational imbalance.
+IMBALANCES = (
+    "imbalance",
+    "imbalance_above",
+    "imbalance_above_single",
+    "imbalance_below",
+    "imbalance_below_bypass",
+    "imbalance_below_singularity",
+)
+#: The critical path's imbalance and performance-impact metrics.
+PATH_IMBALANCES = (
+    "critical_path_imbalance",
+    "critical_imbalance_impact",
+    "inter_partition_imbalance",
+    "intra_partition_imbalance",
+)
 
 
 def significant(result, prop, all_processes=True) -> dict:
@@ -35,7 +52,7 @@ def late_sender(tmp_path_factory):
         b[1].mpi_recv(100, 600, src=0, tag=0, nbytes=8)
         b[1].region("work", 600, 650)
         b[1].region("MPI_Finalize", 650, 700)
-    return report(b, tmp_path_factory.mktemp("late_sender"))
+    return loaded_db(b, tmp_path_factory.mktemp("late_sender"))
 
 
 @pytest.fixture(scope="module")
@@ -50,10 +67,11 @@ def barrier(tmp_path_factory):
             b[rank].region("work", 10, 110 + 100 * rank)
             b[rank].collective("MPI_Barrier", 110 + 100 * rank, 320)
             b[rank].region("MPI_Finalize", finalize, 400)
-    return report(b, tmp_path_factory.mktemp("barrier"))
+    return loaded_db(b, tmp_path_factory.mktemp("barrier"))
 
 
 def test_path_jumps_from_the_waiting_receiver_to_the_late_sender(late_sender):
+    late_sender = evaluate(late_sender, "critical_path")
     # rank 1 from E(MPI_Recv) = 100 to E(MPI_Finalize) = 650: MPI_Recv 500 less its wait 400,
     # work 50; then rank 0 from MPI_Init to E(MPI_Send) = 500: MPI_Init 10, work 490
     assert property_rows(late_sender, "critical_path", all_processes=False) == {
@@ -67,6 +85,7 @@ def test_path_jumps_from_the_waiting_receiver_to_the_late_sender(late_sender):
 
 
 def test_activities_on_and_off_the_path(late_sender):
+    late_sender = evaluate(late_sender, "critical_path_activities", "non_critical_path_activities")
     # own time without waiting (local): rank 0 MPI_Init 10, work 490, MPI_Send 20, main 80,
     # MPI_Finalize 100 - its wait min(650, 700) - 600 = 50; rank 1 MPI_Init 10, MPI_Recv
     # 500 - 400, work 50, main 90, MPI_Finalize 50. On the path: MPI_Init 10, work 540, MPI_Recv 100.
@@ -87,6 +106,9 @@ def test_activities_on_and_off_the_path(late_sender):
 
 
 def test_imbalance_impact_spreads_each_ranks_waiting_over_its_shortfall(late_sender):
+    late_sender = evaluate(
+        late_sender, "critical_imbalance_impact", "inter_partition_imbalance", "intra_partition_imbalance"
+    )
     # rank 0 waits 650 - 650 = 0; rank 1 waits 650 - 300 = 350, all of it short of the path in
     # work (540 - 50 = 490): global(work) = 350, shared by the path's work 490 : 50
     # (rank 1's MPI_Recv, 500 - 400 against 100 on the path, leaves a rounding residue)
@@ -102,6 +124,7 @@ def test_imbalance_impact_spreads_each_ranks_waiting_over_its_shortfall(late_sen
 
 
 def test_path_stays_on_the_last_rank_into_the_barrier(barrier):
+    barrier = evaluate(barrier, "critical_path", "critical_imbalance_impact", "critical_path_activities")
     # rank 2 never waits (the barrier's latest arrival): from MPI_Init to E(MPI_Finalize) = 325
     assert property_rows(barrier, "critical_path", all_processes=False) == {
         ("prog/main/MPI_Init", 2): pytest.approx(10 * NS),
@@ -127,7 +150,7 @@ def test_computation_imbalance_heuristics(tmp_path):
             b[rank].region("work", 0, 100 * (rank + 1))
             if rank == 0:
                 b[rank].region("setup", 400, 460)
-    result = report(b, tmp_path)
+    result = evaluate(loaded_db(b, tmp_path), *IMBALANCES)
 
     def rows(prop):
         return property_rows(result, prop, all_processes=False)
@@ -156,6 +179,7 @@ def test_computation_imbalance_heuristics(tmp_path):
 
 
 def test_critical_path_imbalance_is_the_paths_excess_over_the_average(barrier):
+    barrier = evaluate(barrier, "critical_path_imbalance")
     # work: the path's 300 against the ranks' 100 + 200 + 300 over 3: (300 - 200) / 300 of 300;
     # main with its callees: the path's 325 against (3 * 400 - barrier waits 200 + 100 -
     # MPI_Finalize waits 5 + 5) / 3, of main's own 5 ns on the path; MPI_Init and the barrier
@@ -167,8 +191,9 @@ def test_critical_path_imbalance_is_the_paths_excess_over_the_average(barrier):
 
 
 def test_report_lists_the_paths_largest_activities(late_sender):
-    # the root-cause section of the report: the path's call paths, most time on it first
-    section = late_sender["critical_path"]
+    # the root-cause section of the report (the whole catalog, end to end): the path's call
+    # paths, most time on it first
+    section = full_report(late_sender)["critical_path"]
     assert [(a["callpath"], round(a["on_path_s"] * 1e9, 6)) for a in section] == [
         ("prog/main/work", 540),
         ("prog/main/MPI_Recv", 100),
@@ -190,19 +215,15 @@ def test_a_balanced_run_has_a_path_but_no_imbalance(tmp_path):
             b[rank].region("work", 10, 110)
             b[rank].collective("MPI_Barrier", 110, 120)
             b[rank].region("MPI_Finalize", 120, 200)
-    result = report(b, tmp_path)
+    result = evaluate(
+        loaded_db(b, tmp_path), "critical_path", *PATH_IMBALANCES, "imbalance", "non_critical_path_activities"
+    )
     assert property_rows(result, "critical_path", all_processes=False) == {
         ("prog/main/MPI_Init", 0): pytest.approx(10 * NS),
         ("prog/main/work", 0): pytest.approx(100 * NS),
         ("prog/main/MPI_Barrier", 0): pytest.approx(10 * NS),
     }
-    for metric in (
-        "critical_path_imbalance",
-        "critical_imbalance_impact",
-        "inter_partition_imbalance",
-        "intra_partition_imbalance",
-        "imbalance",
-    ):
+    for metric in (*PATH_IMBALANCES, "imbalance"):
         assert significant(result, metric) == {}, metric
     # off the path: only MPI_Finalize (80 ns on each rank; the path ends where it begins)
     assert significant(result, "non_critical_path_activities", all_processes=False) == {

@@ -12,7 +12,7 @@ share of w travels on to w's own delayer as long-term cost.
 """
 
 import pytest
-from conftest import NS, property_rows, report
+from conftest import NS, evaluate, loaded_db, property_rows, report
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import report as report_mod
@@ -36,12 +36,16 @@ def per_rank(result, prop) -> dict:
     return property_rows(result, prop, all_processes=False)
 
 
+def totals(db) -> dict:
+    """Each metric's inclusive total over the severity cube of ``db`` (categories such as
+    delay sum their sub-metrics there)."""
+    return {m["metric"]: m["inclusive"] for m in report_mod.cube(db)["metrics"]}
+
+
 def analysed(b: TraceBuilder, folder) -> dict:
-    """The report on ``b``'s trace, with ``totals``: each metric's inclusive total over the
-    severity cube (categories such as delay sum their sub-metrics there)."""
+    """The report on ``b``'s trace (the whole catalog, end to end), with its ``totals``."""
     result = report(b, folder)
-    cube = report_mod.cube(folder / "run.cosydb")
-    result["totals"] = {m["metric"]: m["inclusive"] for m in cube["metrics"]}
+    result["totals"] = totals(folder / "run.cosydb")
     return result
 
 
@@ -67,16 +71,18 @@ def chain(tmp_path_factory):
         b[2].region("work", 10, 50)
         b[2].mpi_recv(50, 320, src=1, tag=0, nbytes=8)
         b[2].region("MPI_Finalize", 400, 500)
-    return analysed(b, tmp_path_factory.mktemp("chain"))
+    return loaded_db(b, tmp_path_factory.mktemp("chain"))
 
 
 def test_chain_rank_0_delays_rank_1_short_term(chain):
+    chain = evaluate(chain, "delay_latesender")
     # rank 1's wait: rank 0 since MPI_Init (its time 0: all ranks leave it at 10) worked 290 in
     # work against rank 1's 90 -> d = {work: 200}; no waits on rank 0: scale min(200/200, 1) = 1
     assert per_rank(chain, "delay_latesender")[("prog/main/work", 0)] == pytest.approx(200 * NS)
 
 
 def test_chain_rank_1_delays_rank_2_partly_by_its_own_work(chain):
+    chain = evaluate(chain, "delay_latesender", "delay_latesender_longterm", "mpi_latesender")
     # rank 2's wait 270: rank 1 since MPI_Init worked 90 + 20 = 110 against rank 2's 40 ->
     # d = {work: 70}; its MPI_Recv (200) is all waiting (200), so it is no delay, but the wait
     # 200 shares the blame: scale = min(270 / (70 + 200), 1) = 1
@@ -96,6 +102,7 @@ def test_chain_rank_1_delays_rank_2_partly_by_its_own_work(chain):
 
 
 def test_chain_wait_classes(chain):
+    chain = evaluate(chain, *WAIT_CLASSES) | {"totals": totals(chain)}
     # rank 1's wait caused 1 * 200 of rank 2's: it propagates, all of it; rank 2's ends there
     assert per_rank(chain, "mpi_wait_propagating_ls") == {("prog/main/MPI_Recv", 1): pytest.approx(200 * NS)}
     assert per_rank(chain, "mpi_wait_terminal_ls") == {("prog/main/MPI_Recv", 2): pytest.approx(270 * NS)}
@@ -125,10 +132,11 @@ def late_barrier(tmp_path_factory):
             b[rank].region("work", 10, arrive)
             b[rank].collective("MPI_Barrier", arrive, 260)
             b[rank].region("MPI_Finalize", 300, 400)
-    return analysed(b, tmp_path_factory.mktemp("late_barrier"))
+    return loaded_db(b, tmp_path_factory.mktemp("late_barrier"))
 
 
 def test_barrier_charges_the_late_ranks_extra_work(late_barrier):
+    late_barrier = evaluate(late_barrier, "delay_barrier", "delay_barrier_longterm") | {"totals": totals(late_barrier)}
     # delayer rank 2 (began last): since MPI_Init it worked 240 against 90 on each waiting rank:
     # d = 150 each, scale 150 / 150 = 1; 150 + 150 at rank 2's work
     assert per_rank(late_barrier, "delay_barrier") == {("prog/main/work", 2): pytest.approx(300 * NS)}
@@ -147,7 +155,7 @@ def two_late(tmp_path_factory):
             b[rank].region("work", 10, arrive)
             b[rank].collective("MPI_Allreduce", arrive, 260, sent=8, received=8)
             b[rank].region("MPI_Finalize", 300, 400)
-    return report(b, tmp_path_factory.mktemp("two_late"))
+    return evaluate(loaded_db(b, tmp_path_factory.mktemp("two_late")), "delay_n2n", "mpi_wait_nxn")
 
 
 def test_n_to_n_blames_only_the_latest_rank(two_late):
@@ -177,10 +185,11 @@ def no_waiting(tmp_path_factory):
         b[1].region("work", 130, 200)
         b[1].collective("MPI_Barrier", 200, 210)
         b[1].region("MPI_Finalize", 300, 400)
-    return analysed(b, tmp_path_factory.mktemp("no_waiting"))
+    return loaded_db(b, tmp_path_factory.mktemp("no_waiting"))
 
 
 def test_no_waiting_no_delay(no_waiting):
+    no_waiting = evaluate(no_waiting, *DELAY_METRICS, *WAIT_CLASSES) | {"totals": totals(no_waiting)}
     assert {m: property_rows(no_waiting, m) for m in DELAY_METRICS + WAIT_CLASSES} == {
         m: {} for m in DELAY_METRICS + WAIT_CLASSES
     }

@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from conftest import COLLECTIVE_METRICS, cosydb, real_trace
+from conftest import COLLECTIVE_METRICS, cosydb, evaluate, property_rows, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, engine
@@ -249,12 +249,7 @@ SCALASCA_METRICS = (
 @pytest.mark.parametrize("trace, metric", SCALASCA_METRICS)
 def test_scalasca_metrics_on_real_traces(real_db, trace, metric):
     folder = real_trace(trace)
-    result = run(real_db(trace), threshold=0, properties=[metric])
-    ours = {
-        (r["callpath"], r["rank"]): r["value"]
-        for r in result["results"]
-        if r["property"] == metric and r["rank"] is not None
-    }
+    ours = property_rows(evaluate(real_db(trace), metric), metric, all_processes=False)
     with open(next((folder / "scalasca").glob("*.totals.csv"))) as f:
         total = next(float(r["total"]) for r in csv.DictReader(f) if r["metric"] == metric)
     with open(next((folder / "scalasca").glob("*.all.csv"))) as f:

@@ -17,27 +17,16 @@ idle = E(Rreq) - E(Scmp) when L(Scmp) > E(Rreq), never taken from an earlier cos
 """
 
 import pytest
+from conftest import NS, evaluate, loaded_db
+from conftest import property_rows as rows
 from cosydb.fixtures.generator import TraceBuilder
 
-from cosydb.loading import load
-from cosydb.report import run
-
-NS = 1e-9
 PROPERTIES = ["mpi_latereceiver", "mpi_latesender"]
 
 
 def report(b, tmp_path):
-    load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
-    return run(tmp_path / "run.cosydb", threshold=0, properties=PROPERTIES)
-
-
-def rows(result, prop, all_processes=True):
-    """{callpath: value} of the all-process rows, or {(callpath, rank): value} per process."""
-    return {
-        (r["callpath"] if all_processes else (r["callpath"], r["rank"])): r["value"]
-        for r in result["results"]
-        if r["property"] == prop and r["status"] == "evaluated" and (r["rank"] is None) == all_processes
-    }
+    """The rows of PROPERTIES (and only theirs) on ``b``'s trace."""
+    return evaluate(loaded_db(b, tmp_path), *PROPERTIES)
 
 
 def test_sendrecv_is_no_late_receiver_but_its_receive_is_a_late_sender(tmp_path):

@@ -28,11 +28,11 @@ import random
 from collections import Counter
 
 import pytest
+from conftest import evaluate as evaluate_entries
+from conftest import loaded_db, property_rows
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, engine
-from cosydb.loading import load
-from cosydb.report import run
 
 NS = 1e-9
 BUFFERSIZE = 100
@@ -170,14 +170,10 @@ class Receiver:
 def evaluate(builder, tmp_path):
     """{metric: {call path: value}} over all processes, and the time cube's
     {(metric, call path, rank): exclusive} of mpi_latesender_wo and its children."""
-    anchor = builder.write(tmp_path / "run")
-    load(anchor, tmp_path / "run.cosydb")
-    result = run(tmp_path / "run.cosydb", threshold=0, properties=list(METRICS))
-    got = {metric: {} for metric in METRICS}
-    for r in result["results"]:
-        if r["status"] == "evaluated" and r["rank"] is None and r["property"] in got:
-            got[r["property"]][r["callpath"]] = r["value"]
-    con = database.connect(tmp_path / "run.cosydb")
+    db = loaded_db(builder, tmp_path)
+    result = evaluate_entries(db, *METRICS)
+    got = {metric: property_rows(result, metric) for metric in METRICS}
+    con = database.connect(db)
     try:
         evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
         cube = {

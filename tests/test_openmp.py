@@ -6,12 +6,11 @@ constructs; LULESH (real, hybrid) is compared with Scalasca in test_engine.py.
 """
 
 import pytest
-from conftest import rows
+from conftest import evaluate, evaluated_rows, rows
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, engine
 from cosydb.loading import load
-from cosydb.report import run
 
 NS = 1e-9
 PAR = "!$omp parallel @a.c:1"
@@ -49,11 +48,7 @@ def two_threads(tmp_path_factory):
 
 def per_thread(result, prop):
     """{(call path, thread): value} of one property's per-location rows."""
-    return {
-        (r["callpath"], r["thread"]): r["value"]
-        for r in result["results"]
-        if r["property"] == prop and r["status"] == "evaluated" and r["rank"] is not None
-    }
+    return {(r["callpath"], r["thread"]): r["value"] for r in evaluated_rows(result, prop) if r["rank"] is not None}
 
 
 def test_team_threads_share_the_master_call_paths(two_threads):
@@ -92,7 +87,7 @@ def test_team_threads_share_the_master_call_paths(two_threads):
 
 
 def test_fork_join_management_and_implicit_barrier_wait(two_threads):
-    result = run(two_threads, threshold=0, properties=["omp_fork", "omp_management", "omp_ibarrier_wait"])
+    result = evaluate(two_threads, "omp_fork", "omp_management", "omp_ibarrier_wait")
     par = f"prog/main/{PAR}"
     # fork: 1200 - 1000 = 200, 1400 - 1000 = 400; join: 6500 - 6000 on both threads
     assert per_thread(result, "omp_fork") == {(par, 0): pytest.approx(200 * NS), (par, 1): pytest.approx(400 * NS)}
@@ -148,7 +143,7 @@ def test_limited_parallelism(tmp_path):
         b[0].join(600)
     b.thread(0, 2).region("helper_not_in_team", 2000, 2001)  # thread 2 exists, outside every team
     load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
-    result = run(tmp_path / "run.cosydb", threshold=0, properties=["omp_idle_threads", "omp_limited_parallelism"])
+    result = evaluate(tmp_path / "run.cosydb", "omp_idle_threads", "omp_limited_parallelism")
     assert per_thread(result, "omp_limited_parallelism") == {(f"prog/main/{PAR}", 2): pytest.approx(500 * NS)}
     # serial master time: main 1000 - 390 - (10 + 100) = 500 for threads 1 and 2, plus the 500 above
     idle = per_thread(result, "omp_idle_threads")
@@ -171,7 +166,7 @@ def test_explicit_barriers_match_by_their_order_in_the_region(tmp_path):
             thread.team_end(1005)
         b[0].join(1010)
     load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
-    result = run(tmp_path / "run.cosydb", threshold=0, properties=["omp_ebarrier_wait", "omp_ibarrier_wait"])
+    result = evaluate(tmp_path / "run.cosydb", "omp_ebarrier_wait", "omp_ibarrier_wait")
     path = f"prog/main/{PAR}/!$omp barrier @a.c:3"
     # first barrier: thread 0 waits 300 - 200; second: thread 1 waits 700 - 600
     assert per_thread(result, "omp_ebarrier_wait") == {
@@ -207,9 +202,7 @@ def test_lock_contention_at_critical_sections_and_lock_calls(tmp_path):
             thread.team_end(1005)
         b[0].join(1010)
     load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
-    result = run(
-        tmp_path / "run.cosydb", threshold=0, properties=["omp_lock_contention_critical", "omp_lock_contention_api"]
-    )
+    result = evaluate(tmp_path / "run.cosydb", "omp_lock_contention_critical", "omp_lock_contention_api")
     # thread 1 waits for the release at 400 from its Enter at 250; at the lock call from 650 to 705
     assert per_thread(result, "omp_lock_contention_critical") == {
         (f"prog/main/{PAR}/{crit}", 1): pytest.approx(150 * NS)
@@ -267,7 +260,7 @@ def test_asl_openmp_summary_measured_by_the_trace(two_threads):
     assert got[("prog/main", None, None)]["kind"] == "Function"
     assert got[("prog/main", None, None)]["npc"] == pytest.approx(4500 * NS)
     assert got[("prog/main/init", None, None)]["npc"] == pytest.approx(900 * NS)
-    result = run(two_threads, threshold=0, properties=["openmp_load_imbalance", "openmp_remote_accesses"])
+    result = evaluate(two_threads, "openmp_load_imbalance", "openmp_remote_accesses")
     imbalance = [r for r in result["results"] if r["property"] == "openmp_load_imbalance"]
     # severity against the master's whole run (10000)
     assert [(r["callpath"], r["value"], r["severity"]) for r in imbalance] == [
@@ -293,7 +286,7 @@ def test_openmp_costs_of_a_traced_run_against_a_sequential_trace(tmp_path):
     db = tmp_path / "both.cosydb"
     load(seq.write(tmp_path / "seq"), db, name="seq")
     load(two_thread_run().write(tmp_path / "par"), db, name="par")
-    result = run(db, experiment="par", baseline="seq", threshold=0, properties=["openmp_costs"])
+    result = evaluate(db, "openmp_costs", experiment="par", baseline="seq")
     costs = {r["callpath"]: r["value"] for r in result["results"] if r["property"] == "openmp_costs"}
     # the parallel region: master 5500 (fork to join) against 10800 / 2 = 5400 on one thread
     assert costs == {
@@ -335,7 +328,7 @@ def test_older_omp_fork_and_join_records(tmp_path):
         b.thread(0, 1).region(PAR, 250, 600)
         b[0].join(700, legacy=True)
     load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
-    result = run(tmp_path / "run.cosydb", threshold=0, properties=["omp_fork", "omp_management"])
+    result = evaluate(tmp_path / "run.cosydb", "omp_fork", "omp_management")
     # fork 150 - 100 and 250 - 100; join 700 - 600 on both threads
     assert per_thread(result, "omp_fork") == {
         (f"prog/main/{PAR}", 0): pytest.approx(50 * NS),

@@ -5,10 +5,13 @@ constructs (1 tick = 1 ns), never from an earlier output of cosydb.
 """
 
 import pytest
-from conftest import NS, aggregate_places, property_rows, report
+from conftest import NS, aggregate_places, evaluate, loaded_db, property_rows, report
 from cosydb.fixtures.generator import TraceBuilder
 
-from cosydb.report import run
+#: The CRE wrong-order patterns, Scalasca's Late Sender / Wrong Order split and the cost family.
+WRONG_ORDER = ("wrong_order_ls", "wrong_order_lr", "messages_in_wrong_order")
+LSWO = ("mpi_lswo_same", "mpi_lswo_different")
+COSTS = ("io_cost", "total_cost", "comm_cost", "sync_cost")
 
 
 def late_sender_run():
@@ -23,7 +26,15 @@ def late_sender_run():
 
 
 def test_late_sender_cre_and_scalasca(tmp_path):
-    result = report(late_sender_run(), tmp_path)
+    result = evaluate(
+        loaded_db(late_sender_run(), tmp_path),
+        "late_sender",
+        "mpi_latesender",
+        "idle_late_sender",
+        "late_receiver",
+        "wrong_order_ls",
+        "mpi_latereceiver",
+    )
     # CRE: E(send) - E(recv) = 500 - 100; Scalasca: min(E(S)=500, L(R)=600) - E(R)=100
     assert property_rows(result, "late_sender") == {"prog/main/MPI_Recv": pytest.approx(400 * NS)}
     assert property_rows(result, "mpi_latesender") == {"prog/main/MPI_Recv": pytest.approx(400 * NS)}
@@ -47,7 +58,14 @@ def test_late_receiver_cre_and_scalasca(tmp_path):
     with b[1].open("main", 0, 1000):
         b[1].region("compute", 10, 490)
         b[1].mpi_recv(500, 710, src=0, tag=0, nbytes=1 << 20)
-    result = report(b, tmp_path)
+    result = evaluate(
+        loaded_db(b, tmp_path),
+        "late_receiver",
+        "mpi_latereceiver",
+        "idle_late_receiver",
+        "late_sender",
+        "mpi_latesender",
+    )
     # CRE: E(recv) - E(send) = 500 - 100 while the send is still active (L(send) = 700 > 500)
     assert property_rows(result, "late_receiver") == {"prog/main/MPI_Send": pytest.approx(400 * NS)}
     assert {r["confidence"] for r in result["results"] if r["property"] == "late_receiver"} == {0.5}
@@ -70,7 +88,7 @@ def test_waitall_counts_the_largest_wait_once_and_test_is_excluded(tmp_path):
             b[src].mpi_send(send_at, send_at + 20, dst=0, tag=0, nbytes=8)
             if src == 1:
                 b[src].mpi_send(1400, 1420, dst=0, tag=1, nbytes=8)
-    result = report(b, tmp_path)
+    result = evaluate(loaded_db(b, tmp_path), "mpi_latesender", "late_sender", "idle_late_sender")
     # idle per message 200, 400, 700; the Waitall counts only the largest, once
     assert property_rows(result, "mpi_latesender") == {"prog/main/MPI_Waitall": pytest.approx(700 * NS)}
     # the CRE pattern and ASL's LateSender(FuncCall r) ask for MPI_Recv: no match
@@ -84,7 +102,7 @@ def test_sendrecv_ring_counts_both_halves(tmp_path):
     for r in range(4):
         with b[r].open("main", 0, 1000):
             b[r].mpi_sendrecv(enters[r], leaves[r], dst=(r + 1) % 4, src=(r - 1) % 4, tag=0, nbytes=8)
-    result = report(b, tmp_path)
+    result = evaluate(loaded_db(b, tmp_path), "mpi_latesender", "mpi_latereceiver")
     # receive half: rank 0 waits for rank 3's call, min(E = 400, L = 450) - 100; the others' senders came first
     assert property_rows(result, "mpi_latesender", all_processes=False) == {
         ("prog/main/MPI_Sendrecv", 0): pytest.approx(300 * NS)
@@ -102,7 +120,7 @@ def test_wrong_order_patterns(tmp_path):
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(50, 250, src=0, tag=2, nbytes=8)  # waits 150 for the newer message
         b[1].mpi_recv(300, 400, src=0, tag=1, nbytes=8)
-    result = report(b, tmp_path)
+    result = evaluate(loaded_db(b, tmp_path), *WRONG_ORDER, "late_sender", "mpi_latesender_wo", *LSWO)
     assert property_rows(result, "late_sender") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
     # at the receive of tag 2 (t=250) the tag-1 message (sent at 100 < 200) is still queued
     assert property_rows(result, "wrong_order_ls") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
@@ -123,7 +141,7 @@ def test_wrong_order_late_receiver(tmp_path):
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(500, 710, src=0, tag=2, nbytes=1 << 20)
         b[1].mpi_recv(800, 810, src=0, tag=1, nbytes=8)
-    result = report(b, tmp_path)
+    result = evaluate(loaded_db(b, tmp_path), *WRONG_ORDER, "late_receiver")
     # E(recv) 500 - E(send) 200 while the send is still active (its Leave 700 > 500)
     assert property_rows(result, "late_receiver") == {"prog/main/MPI_Send": pytest.approx(300 * NS)}
     # at that receive (t = 710) the tag-1 message, sent at 100 < 200, is still queued
@@ -145,7 +163,7 @@ def test_wrong_order_of_a_waitall_is_remembered_from_its_leave(tmp_path):
         b[1].mpi_send(500, 510, dst=0, tag=0, nbytes=8)  # the late one: idle min(500, 900) - 100
     with b[2].open("main", 0, 2000):
         b[2].mpi_send(50, 55, dst=0, tag=0, nbytes=8)  # completed in the same Waitall, after it
-    result = report(b, tmp_path)
+    result = evaluate(loaded_db(b, tmp_path), "mpi_latesender", "mpi_latesender_wo", *LSWO)
     assert property_rows(result, "mpi_latesender") == {"prog/main/MPI_Waitall": pytest.approx(400 * NS)}
     # the Waitall's instance enters the buffer at its Leave, so rank 2's receive inside the
     # same call (send 50 < 500) does not reveal it; the later receive from rank 1 (60 < 500) does
@@ -184,7 +202,7 @@ def remembered_instance_run(batches):
 def test_wrong_order_remembers_the_last_100_late_sender_instances(tmp_path, late, remembered):
     # after the instance in "first", `late` more instances fill the buffer; then a message
     # sent at 10 (before every buffered send) is received and reveals all that are left
-    result = report(remembered_instance_run([(late, 10)]), tmp_path)
+    result = evaluate(loaded_db(remembered_instance_run([(late, 10)]), tmp_path), "mpi_latesender_wo", *LSWO)
     expected = {"prog/main/MPI_Recv": pytest.approx(late * 500 * NS)}
     if remembered:
         expected["prog/main/first/MPI_Recv"] = pytest.approx(100 * NS)
@@ -199,7 +217,7 @@ def test_instances_removed_from_the_buffer_make_room(tmp_path):
     # 50 instances, then a message sent at 300 reveals those 50 (sent after 1000) but not
     # the one in "first" (sent at 200); 60 more instances: 110 pushed after "first", yet the
     # buffer never held more than 61, so a message sent at 100 still reveals it
-    result = report(remembered_instance_run([(50, 300), (60, 100)]), tmp_path)
+    result = evaluate(loaded_db(remembered_instance_run([(50, 300), (60, 100)]), tmp_path), "mpi_latesender_wo")
     assert property_rows(result, "mpi_latesender_wo") == {
         "prog/main/first/MPI_Recv": pytest.approx(100 * NS),
         "prog/main/MPI_Recv": pytest.approx(110 * 500 * NS),
@@ -221,7 +239,7 @@ def test_focus_region_and_rank_basis(tmp_path):
     assert property_rows(result, "late_sender") == {"prog/main/solve/MPI_Recv": pytest.approx(400 * NS)}
     row = next(r for r in result["results"] if r["property"] == "late_sender" and r["rank"] is None)
     assert row["severity"] == pytest.approx(400 / 2000)
-    unfocused = run(tmp_path / "run.cosydb", threshold=0)
+    unfocused = evaluate(tmp_path / "run.cosydb", "late_sender")
     assert property_rows(unfocused, "late_sender") == {
         "prog/main/solve/MPI_Recv": pytest.approx(400 * NS),
         "prog/main/MPI_Recv": pytest.approx(300 * NS),
@@ -258,7 +276,8 @@ def test_io_cost_counts_file_io_and_the_io_group(tmp_path):
         b[0].region("fwrite", 100, 150)  # ISO C I/O, by its region role
         with b[0].open("write_output", 200, 500):  # the application's own output routine
             b[0].region("fwrite", 300, 400)
-    result = report(b, tmp_path)
+    db = loaded_db(b, tmp_path)
+    result = evaluate(db, "io_cost")
     assert property_rows(result, "io_cost") == {
         "prog": pytest.approx(150 * NS),
         "prog/main": pytest.approx(150 * NS),
@@ -267,7 +286,7 @@ def test_io_cost_counts_file_io_and_the_io_group(tmp_path):
         "prog/main/write_output/fwrite": pytest.approx(100 * NS),
     }
     # with write_output in the IO group its own 300 - 100 ns count as I/O too
-    grouped = run(tmp_path / "run.cosydb", threshold=0, params={"p_io_group": "^write_output$"})
+    grouped = evaluate(db, *COSTS, params={"p_io_group": "^write_output$"})
     assert property_rows(grouped, "io_cost")["prog/main/write_output"] == pytest.approx(300 * NS)
     assert property_rows(grouped, "total_cost")["prog"] == pytest.approx(350 * NS)
     assert property_rows(grouped, "comm_cost") == {} and property_rows(grouped, "sync_cost") == {}
@@ -280,7 +299,7 @@ def test_late_receiver_at_the_wait_completing_an_isend(tmp_path):
         b[0].mpi_wait(120, 700, requests=[1], call="MPI_Wait")  # completes once the receive is posted
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(500, 710, src=0, tag=0, nbytes=1 << 20)
-    result = report(b, tmp_path)
+    result = evaluate(loaded_db(b, tmp_path), "mpi_latereceiver", "mpi_latesender")
     # Scmp = the MPI_Wait (E 120, L 700 > E(Rreq) 500): idle = 500 - 120, at the Wait's call path
     assert property_rows(result, "mpi_latereceiver") == {"prog/main/MPI_Wait": pytest.approx(380 * NS)}
     assert property_rows(result, "mpi_latesender") == {}
@@ -305,22 +324,20 @@ def test_control_trace_has_no_wait_states(tmp_path):
         b[0].mpi_send(100, 110, dst=1, tag=0, nbytes=8)
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(200, 210, src=0, tag=0, nbytes=8)  # the send came first, the receive finds it
-    result = report(b, tmp_path)
-    for prop in (
+    wait_states = (
         "late_sender",
         "late_receiver",
-        "wrong_order_ls",
-        "wrong_order_lr",
-        "messages_in_wrong_order",
+        *WRONG_ORDER,
         "mpi_latesender",
         "mpi_latereceiver",
         "mpi_latesender_wo",
-        "mpi_lswo_different",
-        "mpi_lswo_same",
+        *LSWO,
         "idle_late_sender",
         "idle_late_receiver",
         "slow_slaves",
         "overloaded_master",
         "load_imbalance_at_barrier",
-    ):
+    )
+    result = evaluate(loaded_db(b, tmp_path), *wait_states)
+    for prop in wait_states:
         assert property_rows(result, prop) == {} and property_rows(result, prop, all_processes=False) == {}, prop

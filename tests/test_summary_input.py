@@ -9,7 +9,7 @@ on its threshold.
 import json
 
 import pytest
-from conftest import assert_clean_failure, cosydb
+from conftest import assert_clean_failure, cosydb, evaluate, evaluated_rows, full_report
 
 from cosydb import database
 from cosydb.loading import load
@@ -173,29 +173,26 @@ def loaded(tmp_path, *docs):
 
 
 def report(db, **kw):
-    """Run a report and keep every row it stored in property_results, also those whose
-    condition fails (the report lists only the others)."""
-    result = run(db, threshold=0, **kw)
+    """Run a report (the whole catalog, end to end) and keep every row it stored in
+    property_results, also those whose condition fails (the report lists only the others)."""
+    result = full_report(db, **kw)
     con = database.connect(db)
     try:
-        result["stored"] = con.execute(
-            """
-            SELECT property, callpath, condition_id, condition, confidence, severity, value, details
-            FROM property_results WHERE experiment_id = ? AND status = 'evaluated'""",
+        stored = con.execute(
+            "SELECT * FROM property_results WHERE experiment_id = ? AND status = 'evaluated'",
             [result["experiment"]["experiment_id"]],
-        ).fetchall()
+        ).to_arrow_table()
     finally:
         con.close()
+    result["stored"] = [
+        r | dict(details=json.loads(r["details"]) if r["details"] else None) for r in stored.to_pylist()
+    ]
     return result
 
 
 def rows(result, prop):
-    """{(call path, condition_id): row} of every stored row of one property."""
-    return {
-        (c, k): dict(condition=h, confidence=f, severity=s, value=v, details=json.loads(d) if d else None)
-        for p, c, k, h, f, s, v, d in result["stored"]
-        if p == prop
-    }
+    """{(call path, condition_id): row} of every evaluated row of one property, also those whose condition fails."""
+    return {(r["callpath"], r["condition_id"]): r for r in evaluated_rows(result, prop, "stored")}
 
 
 def holding(result, prop):
@@ -204,16 +201,20 @@ def holding(result, prop):
 
 @pytest.fixture(scope="module")
 def openmp(tmp_path_factory):
-    db = loaded(
+    return loaded(
         tmp_path_factory.mktemp("omp"),
         ("par", openmp_doc()),
         ("seq", openmp_doc(processors=1, main=30.0, par=20.0, loop=18.0)),
     )
-    return db, report(db, experiment="par", baseline="seq")
+
+
+def against_seq(db, *names, **kw):
+    """Evaluate properties ``names`` on experiment par with its sequential baseline seq."""
+    return evaluate(db, *names, experiment="par", baseline="seq", **kw)
 
 
 def test_openmp_costs_against_the_sequential_run(openmp):
-    _, result = openmp
+    result = report(openmp, experiment="par", baseline="seq")
     basis = 10.0  # duration of main, the root, on the master thread
     costs = holding(result, "openmp_costs")
     # duration(par) - duration(seq) / 4: main 10 - 7.5, par 6 - 5, loop 5 - 4.5, serial 2 - 0.5
@@ -230,7 +231,14 @@ def test_openmp_costs_against_the_sequential_run(openmp):
 
 
 def test_openmp_cost_properties_of_the_summary(openmp):
-    _, result = openmp
+    result = against_seq(
+        openmp,
+        "openmp_synchronization",
+        "openmp_load_imbalance",
+        "openmp_non_parallelized_code",
+        "openmp_remote_accesses",
+        "openmp_parallel_organization",
+    )
     assert {k[0]: r["value"] for k, r in holding(result, "openmp_synchronization").items()} == pytest.approx(
         {"main/par": 1.0, "main/par/loop": 0.4}
     )
@@ -252,21 +260,23 @@ def test_openmp_cost_properties_of_the_summary(openmp):
 
 
 def test_irregular_sync_sits_on_its_threshold(openmp):
-    db, result = openmp
+    db, result = openmp, against_seq(openmp, "openmp_irregular_sync_across_instances")
     # instance syncs 0 and 0.5: stdev 0.25; threshold 0.5 x sync 1.0 / 2 executions = 0.25: not above
     row = rows(result, "openmp_irregular_sync_across_instances")[("main/par", None)]
     assert not row["condition"] and row["details"]["stdev_s"] == pytest.approx(0.25)
-    lower = report(
-        db,
-        experiment="par",
-        properties=["openmp_irregular_sync_across_instances"],
-        params={"p_irreg_behaviour_threshold": 0.4},
+    lower = evaluate(
+        db, "openmp_irregular_sync_across_instances", experiment="par", params={"p_irreg_behaviour_threshold": 0.4}
     )  # 0.2 < 0.25
     assert holding(lower, "openmp_irregular_sync_across_instances")[("main/par", None)]["value"] == pytest.approx(1.0)
 
 
 def test_variable_properties(openmp):
-    _, result = openmp
+    result = against_seq(
+        openmp,
+        "openmp_remote_access_to_variable",
+        "openmp_multiple_transfer_of_same_data",
+        "openmp_wrong_page_distribution_for_variable",
+    )
     # remote accesses x 1e-6 s: x 1000, y 30, z 10 (condition_id: the variable)
     assert {k[1]: r["value"] for k, r in holding(result, "openmp_remote_access_to_variable").items()} == pytest.approx(
         {"x": 1e-3, "y": 3e-5, "z": 1e-5}
@@ -284,14 +294,21 @@ def test_variable_properties(openmp):
 
 @pytest.fixture(scope="module")
 def hpf(tmp_path_factory):
-    db = loaded(
+    return loaded(
         tmp_path_factory.mktemp("hpf"), ("par", hpf_doc()), ("seq", hpf_doc(processors=1, main=30.0, forall=16.0))
     )
-    return db, report(db, experiment="par", baseline="seq")
 
 
 def test_hpf_cost_properties(hpf):
-    _, result = hpf
+    result = against_seq(
+        hpf,
+        "hpf_costs",
+        "hpf_communication_costs",
+        "hpf_forall_synchronization_costs",
+        "hpf_inspector_costs",
+        "hpf_io_costs",
+        "hpf_parallel_organization_costs",
+    )
     basis = 20.0
     # costs = comm + sync + compiler overhead + io: main 2 + 1 + 0.5 + 0.5; fl 1 + 1 + 0.2
     costs = holding(result, "hpf_costs")
@@ -312,7 +329,7 @@ def test_hpf_cost_properties(hpf):
 
 
 def test_hpf_redist_costs_has_two_conditions(hpf):
-    _, result = hpf
+    result = against_seq(hpf, "hpf_redist_costs")
     redist = holding(result, "hpf_redist_costs")
     # COND1: procedure with a transcriptive declaration, implicit redistribution 0.6 (confidence 0.8);
     # COND2: REDISTRIBUTE of a DYNAMIC array, explicit redistribution 0.8 (confidence 1.0)
@@ -324,27 +341,15 @@ def test_hpf_redist_costs_has_two_conditions(hpf):
 
 
 def test_hpf_properties_against_the_sequential_run(hpf):
-    db, result = hpf
+    db, result = hpf, against_seq(hpf, "hpf_serialization_costs", "hpf_uneven_work_distribution")
     # par_comp of fl = 10 - 1 - 1 - 0.2 = 7.8, not above seq 16 x 0.5 = 8; above 16 x 0.45
     assert not rows(result, "hpf_serialization_costs")[("main/fl", None)]["condition"]
-    lower = report(
-        db,
-        experiment="par",
-        baseline="seq",
-        properties=["hpf_serialization_costs"],
-        params={"p_loop_serial_threshold": 0.45},
-    )
+    lower = against_seq(db, "hpf_serialization_costs", params={"p_loop_serial_threshold": 0.45})
     assert holding(lower, "hpf_serialization_costs")[("main/fl", None)]["severity"] == pytest.approx(7.8 / 20)
     # opt = 16 / 2 processes = 8; computation 8 and 7: deviation 1, 1 / 8 = 0.125 > 0.1, not > 0.125
     uneven = holding(result, "hpf_uneven_work_distribution")[("main/fl", None)]
     assert uneven["severity"] == pytest.approx(10 / 20) and uneven["details"]["deviation_s"] == pytest.approx(1.0)
-    on_threshold = report(
-        db,
-        experiment="par",
-        baseline="seq",
-        properties=["hpf_uneven_work_distribution"],
-        params={"p_uneven_threshold": 0.125},
-    )
+    on_threshold = against_seq(db, "hpf_uneven_work_distribution", params={"p_uneven_threshold": 0.125})
     assert not rows(on_threshold, "hpf_uneven_work_distribution")[("main/fl", None)]["condition"]
     # single: opt 1 / 1 process, computation 1 - 0.3: deviation 0.3 > 0.125
     assert rows(on_threshold, "hpf_uneven_work_distribution")[("main/single", None)]["condition"]
@@ -372,7 +377,7 @@ def test_csv_input_gives_the_same_summaries(tmp_path):
     )
     (tmp_path / "s.csv").write_text(csv_text)
     load(tmp_path / "s.csv", tmp_path / "c.cosydb")
-    result = report(tmp_path / "c.cosydb", properties=["openmp_load_imbalance"])
+    result = evaluate(tmp_path / "c.cosydb", "openmp_load_imbalance")
     assert holding(result, "openmp_load_imbalance")[("main/par", None)]["severity"] == pytest.approx(0.05)
 
 

@@ -6,12 +6,11 @@ smaller than its own time, else it is dropped."""
 
 import duckdb
 import pytest
-from conftest import NS, property_rows
+from conftest import NS, evaluate, property_rows
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, templating
 from cosydb.loading import load
-from cosydb.report import run
 
 
 def entries_list(entries: list[tuple[int, float]]) -> str:
@@ -74,7 +73,8 @@ def test_a_full_time_map_drops_the_call_paths_scalasca_drops(three_works):
     MPI_Init fill it; a replaces prog (0, the lower key of the two smallest), b main (0), c
     MPI_Init (10); prog, main and MPI_Finalize are then no larger than b's 20 and dropped:
     a 30, b 20, c 40, and the rank did no MPI_Init and no MPI_Finalize as far as the map knows."""
-    exact = run(three_works, threshold=0)
+    activities = ("critical_path_activities", "non_critical_path_activities")
+    exact = evaluate(three_works, *activities)
     assert property_rows(exact, "critical_path_activities", all_processes=False) == {
         ("prog/main/MPI_Init", 0): pytest.approx(10 * NS),
         ("prog/main/a", 0): pytest.approx(30 * NS),
@@ -84,7 +84,7 @@ def test_a_full_time_map_drops_the_call_paths_scalasca_drops(three_works):
     assert property_rows(exact, "non_critical_path_activities", all_processes=False) == {
         ("prog/main/MPI_Finalize", 0): pytest.approx(10 * NS)
     }
-    capped = run(three_works, threshold=0, params={"p_time_map_entries": 3})
+    capped = evaluate(three_works, *activities, "critical_path", params={"p_time_map_entries": 3})
     assert property_rows(capped, "critical_path_activities", all_processes=False) == {
         ("prog/main/a", 0): pytest.approx(30 * NS),
         ("prog/main/b", 0): pytest.approx(20 * NS),
