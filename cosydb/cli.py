@@ -231,6 +231,7 @@ def sql(
     experiment: str | None = typer.Option(
         None, "--experiment", help="Experiment that {{ ref('...') }} reads (default: the latest trace)."
     ),
+    limit: int = typer.Option(1000, "--limit", help="Rows the table format shows (the rest are counted)."),
     write: bool = typer.Option(
         False,
         "--write",
@@ -247,23 +248,36 @@ def sql(
     Example: cosydb sql run.cosydb "SELECT * FROM {{ ref('late_sender_matches') }} LIMIT 5"
     """
     _check_format(fmt, ("table", "csv", "json"))
+    if limit < 0:
+        _fail(f"--limit: {limit} is not a number of rows")
+    _guard(lambda: _run_sql(db, query, fmt, experiment, write, limit))
+
+
+def _run_sql(db: Path, query: str, fmt: str, experiment: str | None, write: bool, limit: int) -> None:
+    """Run the query and write its result as it streams; without ``write`` this process
+    changes no file from here on (``sandbox.forbid_writes``, where the system can)."""
+    from . import result_formats, sandbox
     from .api import Database
 
-    result = _guard(lambda: Database(db).sql(query, experiment, write))
-    if fmt == "json":
-        out.print(json.dumps(result.to_pylist(), default=str, indent=1))
-    elif fmt == "csv":
-        import pyarrow.csv as pacsv
+    database.connect(db).close()  # validates, and rewrites the catalog of a moved database first
+    if not write:
+        sandbox.forbid_writes(sandbox.private_directory())
+    with Database(db).query(query, experiment, write) as batches:
+        if fmt == "json":
+            result_formats.write_json(batches, sys.stdout)
+        elif fmt == "csv":
+            sys.stdout.flush()
+            result_formats.write_csv(batches, sys.stdout.buffer)
+        else:
+            result_formats.write_table(batches, _print_result_table, limit)
 
-        pacsv.write_csv(result, sys.stdout.buffer)
-    else:
-        table = Table(*result.column_names, box=None, padding=(0, 2))
-        for row in result.to_pylist():
-            table.add_row(
-                *("NULL" if v is None else f"{v:.6g}" if isinstance(v, float) else str(v) for v in row.values())
-            )
-        out.print(table)
-        out.print(f"({result.num_rows} rows)")
+
+def _print_result_table(header: list[str], rows: list[list[str]], total: int) -> None:
+    table = Table(*header, box=None, padding=(0, 2))
+    for row in rows:
+        table.add_row(*row)
+    out.print(table)
+    out.print(f"({total} rows)" if total == len(rows) else f"({total} rows, the first {len(rows)} shown: --limit)")
 
 
 @app.command()
