@@ -105,7 +105,7 @@ class Database:
             if not write:
                 database.read_only_session(con, self.path, sandbox.private_directory())
             text, params = query, {}
-            if "{{" in query:
+            if "{{" in query or "{%" in query:
                 from .catalog import load as load_catalog
                 from .engine import resolve_refs
 
@@ -122,7 +122,7 @@ class Database:
             if result.description is None:  # a statement with no result set (write)
                 yield pa.table({"ok": [True]}).to_reader()
             else:
-                yield result.fetch_record_batch(batch_rows)
+                yield result.to_arrow_reader(batch_rows)
         finally:
             con.close()
 

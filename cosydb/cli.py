@@ -241,8 +241,9 @@ def sql(
     """Run one SQL query and print the result. {{ ref('pattern') }} in the query evaluates a
     pattern or property of the catalog on one experiment and reads its rows.
 
-    Without --write the query reads only: one SELECT (or EXPLAIN), and no file outside the
-    database directory.
+    Without --write the query reads only: one SELECT (or an EXPLAIN [ANALYZE] of one) calling
+    no table function that writes, no file outside the database directory, and (on Linux) a
+    process that can change no file. The table format shows the first --limit rows.
 
     Example: cosydb sql run.cosydb "SELECT region_id, sum(excl_s) FROM region_instances GROUP BY 1 ORDER BY 2 DESC"
     Example: cosydb sql run.cosydb "SELECT * FROM {{ ref('late_sender_matches') }} LIMIT 5"

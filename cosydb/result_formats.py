@@ -60,13 +60,37 @@ def _duration(value: dt.timedelta) -> str:
     return f"{'-' if value < dt.timedelta(0) else ''}P{abs(value.days)}DT{seconds:g}S"
 
 
+def _dates_as_text(kind: pa.DataType) -> pa.DataType:
+    """``kind`` with every date and timestamp in it (at any depth) a string: Arrow writes any
+    of them as ISO 8601 text, Python's types hold only years 1 to 9999."""
+    if pa.types.is_date(kind) or pa.types.is_timestamp(kind):
+        return pa.string()
+    if pa.types.is_map(kind):
+        return pa.map_(_dates_as_text(kind.key_type), _dates_as_text(kind.item_type))
+    if pa.types.is_struct(kind):
+        return pa.struct([kind.field(i).with_type(_dates_as_text(kind.field(i).type)) for i in range(kind.num_fields)])
+    if pa.types.is_fixed_size_list(kind):
+        return pa.list_(kind.value_field.with_type(_dates_as_text(kind.value_type)), kind.list_size)
+    if pa.types.is_list(kind):
+        return pa.list_(kind.value_field.with_type(_dates_as_text(kind.value_type)))
+    if pa.types.is_large_list(kind):
+        return pa.large_list(kind.value_field.with_type(_dates_as_text(kind.value_type)))
+    return kind
+
+
+def python_values(column: pa.Array) -> list:
+    """The values of ``column`` as Python values, dates and timestamps as their ISO 8601 text."""
+    target = _dates_as_text(column.type)
+    return (column if target == column.type else column.cast(target)).to_pylist()
+
+
 def write_json(batches: pa.RecordBatchReader, out: TextIO) -> None:
     """The rows as one JSON array of objects, written a batch at a time."""
     keys = [json.dumps(name) + ": " for name in batches.schema.names]
     out.write("[")
     first = True
     for batch in batches:
-        columns = [column.to_pylist() for column in batch.columns]
+        columns = [python_values(column) for column in batch.columns]
         for row in zip(*columns, strict=True):
             out.write(("\n " if first else ",\n ") + "{" + ", ".join(k + json_text(v) for k, v in zip(keys, row)) + "}")
             first = False
@@ -97,7 +121,7 @@ def _csv_column(column: pa.Array, kind: pa.DataType) -> pa.Array:
         column = column.dictionary_decode()
     if column.type == kind:
         return column
-    return pa.array([None if v is None else _plain(v) for v in column.to_pylist()], kind)
+    return pa.array([None if v is None else _plain(v) for v in python_values(column)], kind)
 
 
 def _plain(value) -> str:
@@ -137,6 +161,6 @@ def write_table(batches: pa.RecordBatchReader, show: Callable[[list[str], list[l
     for batch in batches:
         if len(rows) < limit:
             head = batch.slice(0, limit - len(rows))
-            rows.extend([cell_text(v) for v in row] for row in zip(*(c.to_pylist() for c in head.columns), strict=True))
+            rows.extend([cell_text(v) for v in row] for row in zip(*map(python_values, head.columns), strict=True))
         total += batch.num_rows
     show(batches.schema.names, rows, total)

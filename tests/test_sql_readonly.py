@@ -156,3 +156,73 @@ def test_the_process_cannot_change_a_file_once_it_reads_only(db, tmp_path):
     assert "written" not in probe.stdout and "opened" not in probe.stdout and "removed" not in probe.stdout
     assert (private / "spill").read_text() == "may"
     assert digest(db) == before
+
+
+TEMPLATE_ERRORS = {
+    "SELECT {{ 1/0 }}": "ZeroDivisionError",
+    "SELECT {{ 10**5000 }}": "a power of more than",
+    "SELECT {{ 10**(10**10) }}": "a power of more than",
+    "SELECT {{ ref() }}": "missing 1 required positional argument",
+    "SELECT {{ ref('x', 1, 2) }}": "takes 1 positional argument but 3 were given",
+    "SELECT {{ lipsum(10**6)|length }}": "lipsum of more than",
+    "SELECT {{ range(10**6)|list }}": "Range too big",
+    "SELECT '{{ 'x' * 10**9 }}'": "a repeated string or list of more than",
+    "SELECT '{% for i in range(100000) %}{{ 'x' * 200 }}{% endfor %}'": "an output of more than",
+    "SELECT {{ undefined_name }}": "'undefined_name' is undefined",
+    "SELECT {{ ''.__class__.__mro__ }}": "unsafe",
+}
+
+
+@pytest.mark.parametrize("query", TEMPLATE_ERRORS)
+def test_a_template_error_is_the_users_and_bounded(db, query):
+    result = cosydb("sql", db, query)
+    assert one_error_line(result), result.stderr
+    assert "cosydb: query: template error: " in result.stderr and TEMPLATE_ERRORS[query] in result.stderr
+    assert "internal error" not in result.stderr
+
+
+def test_a_render_has_a_time_limit_and_leaves_nothing_behind(monkeypatch):
+    import time
+
+    from cosydb import templating
+    from cosydb.errors import CosyError
+
+    monkeypatch.setattr(templating, "RENDER_SECONDS", 0.5)
+    endless = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}x"
+    with pytest.raises(CosyError, match="rendering took more than 0.5 s"):
+        templating.render(endless, "query")
+    assert templating.render("SELECT {{ 6 * 7 }}", "query") == "SELECT 42"
+    time.sleep(0.8)  # a finished render's timer raises nothing later
+    assert templating.render("SELECT {{ 2 ** 10 }};", "query") == "SELECT 1024"
+
+
+def test_a_plugins_template_error_names_its_file(db, tmp_path):
+    plugins = tmp_path / "props" / "bad"
+    plugins.mkdir(parents=True)
+    (plugins / "divides.sql").write_text(
+        "{#---\nkind: property\nparent: null\nunit: s\ninfo: i\ndescription: d\ndiagnosis: g\n---#}\n"
+        "select {{ 1/0 }} AS severity"
+    )
+    result = cosydb("report", db, "--properties-dir", plugins.parent, "--property", "divides")
+    assert one_error_line(result) and "divides.sql" in result.stderr and "ZeroDivisionError" in result.stderr
+
+
+def test_the_readme_states_the_bounds_the_code_has():
+    """The trust model's numbers are the code's."""
+    from pathlib import Path
+
+    from jinja2.sandbox import MAX_RANGE
+
+    from cosydb import api, templating
+
+    model = " ".join((Path(__file__).parents[1] / "README.md").read_text().split("**Trust model.**")[1].split()[:600])
+    for stated in (
+        f"`range` of at most {MAX_RANGE:,} numbers",
+        f"`lipsum` of at most {templating.MAX_LIPSUM} paragraphs",
+        f"`**` of at most {templating.MAX_INT_BITS:,} bits",
+        f"the rendered text of at most {templating.MAX_OUTPUT // 1_000_000} million characters, "
+        f"{templating.RENDER_SECONDS:g} seconds",
+        f"a record batch ({api.BATCH_ROWS:,} rows)",
+        "`table` shows the first `--limit` rows (1000)",
+    ):
+        assert stated in model, stated
