@@ -70,7 +70,12 @@ def private_directory() -> Path:
     holds its compiled templates): where a read-only query may spill and nothing else."""
     import jinja2
 
-    return Path(jinja2.FileSystemBytecodeCache().directory)
+    try:
+        return Path(jinja2.FileSystemBytecodeCache().directory)
+    except (OSError, RuntimeError):  # none can be made safely: a new one of this process
+        import tempfile
+
+        return Path(tempfile.mkdtemp(prefix="cosydb-"))
 
 
 # --- the statement check: what runs must be one query that reads ---------------------------
