@@ -15,17 +15,21 @@ the file at fault.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import duckdb
 import pyarrow as pa
 
-from . import database, loading
+from . import database, loading, sandbox, sqlviews
 from . import report as report_mod
 from .errors import CosyError
+
+#: rows per record batch of a streamed result
+BATCH_ROWS = 10_000
 
 
 def open(path: str | os.PathLike) -> Database:  # noqa: A001 - cosydb.open, as the issue names it
@@ -82,34 +86,43 @@ class Database:
             con.close()
 
     def sql(self, query: str, experiment: str | None = None, write: bool = False) -> pa.Table:
-        """The result of one SQL statement. Without ``write`` it reads only: one SELECT (or
-        EXPLAIN) and no file outside the database directory."""
+        """The result of one SQL statement (see ``query``) as one table."""
+        with self.query(query, experiment, write) as batches:
+            return batches.read_all()
+
+    @contextlib.contextmanager
+    def query(
+        self, query: str, experiment: str | None = None, write: bool = False, batch_rows: int = BATCH_ROWS
+    ) -> Iterator[pa.RecordBatchReader]:
+        """The result of one SQL statement as a stream of record batches of at most
+        ``batch_rows`` rows, read while the block runs (bounded memory). Without ``write`` it
+        reads only: one SELECT, or an EXPLAIN [ANALYZE] of one, calling no table function that
+        writes (``sandbox.check_reads_only``), and no file outside the database directory."""
         if not query.strip():
             raise CosyError("sql", "the query is empty")
         con = database.connect(self.path, read_only=not write)
         try:
             if not write:
-                database.read_only_session(con, self.path)
+                database.read_only_session(con, self.path, sandbox.private_directory())
             text, params = query, {}
-            if "{{" in query:
+            if "{{" in query or "{%" in query:
                 from .catalog import load as load_catalog
                 from .engine import resolve_refs
 
                 exp = report_mod.choose_experiment(con, self.path, experiment)
                 text, params = resolve_refs(con, load_catalog(), exp["experiment_id"], query)
-            statements = con.extract_statements(text)
-            if len(statements) != 1:
-                raise CosyError("sql", f"give one statement, not {len(statements)}")
-            if not write and statements[0].type not in (duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN):
-                raise CosyError(
-                    "sql",
-                    f"a {statements[0].type.name} statement writes; cosydb sql reads only "
-                    "(--write allows it, or use cosydb shell)",
+            if write:
+                if len(statements := con.extract_statements(text)) != 1:
+                    raise CosyError("sql", f"give one statement, not {len(statements)}")
+            else:
+                sandbox.check_reads_only(
+                    text, frozenset(n for n, o in sqlviews.load_objects().items() if sqlviews.is_table_macro(o))
                 )
             result = con.execute(text, params)
             if result.description is None:  # a statement with no result set (write)
-                return pa.table({"ok": [True]})
-            return result.to_arrow_table()
+                yield pa.table({"ok": [True]}).to_reader()
+            else:
+                yield result.to_arrow_reader(batch_rows)
         finally:
             con.close()
 

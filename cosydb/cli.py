@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -24,26 +25,40 @@ class _App(typer.Typer):
     disk: one line, exit code 2), and ends quietly when the reader of a pipe is gone (``| head``)."""
 
     def __call__(self, *args, **kwargs):
+        # opened first: a read-only `sql` may no longer open a file for writing when its output fails
+        null = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
         try:
             super().__call__(*args, **kwargs)  # ends in SystemExit (click's standalone mode)
         except SystemExit as done:
             code = done.code
         except OSError as error:  # a command's print to stdout failed
-            code = _output_failed(error)
+            code = _output_failed(error, null)
         try:
             if sys.stdout is not None:
                 sys.stdout.flush()
         except OSError as error:
-            code = _output_failed(error)
+            code = _output_failed(error, null)
         sys.exit(code)
 
 
-def _output_failed(error: OSError) -> int:
+class _OutputFailed(OSError):
+    """A write of a command's result to stdout failed (raised by :func:`_stdout`): ``_App``
+    reports it as the output's error, not as the command's."""
+
+
+@contextlib.contextmanager
+def _stdout():
+    """A block that writes a command's result to stdout while the command runs (in ``_guard``)."""
+    try:
+        yield
+    except OSError as error:
+        raise _OutputFailed(error.errno, error.strerror) from None
+
+
+def _output_failed(error: OSError, null: int) -> int:
     """Exit code 1 for a pipe whose reader is gone (nothing printed, as click does), else one
-    line and 2; stdout is then /dev/null, so that Python's final flush stays quiet."""
-    null = os.open(os.devnull, os.O_WRONLY)
+    line and 2; stdout is then ``null`` (/dev/null), so that Python's final flush stays quiet."""
     os.dup2(null, sys.stdout.fileno())
-    os.close(null)
     if error.errno == errno.EPIPE:
         return 1
     err.print(f"cosydb: write error: {error.strerror or error}", soft_wrap=True)
@@ -92,6 +107,8 @@ def _guard(function):
     try:
         with interrupts.handled():
             return function()
+    except _OutputFailed:
+        raise
     except CosyError as error:
         _fail(str(error))
     except duckdb.Error as error:
@@ -269,6 +286,7 @@ def sql(
     experiment: str | None = typer.Option(
         None, "--experiment", help="Experiment that {{ ref('...') }} reads (default: the latest trace)."
     ),
+    limit: int = typer.Option(1000, "--limit", help="Rows the table format shows (the rest are counted)."),
     write: bool = typer.Option(
         False,
         "--write",
@@ -278,33 +296,44 @@ def sql(
     """Run one SQL query and print the result. {{ ref('pattern') }} in the query evaluates a
     pattern or property of the catalog on one experiment and reads its rows.
 
-    Without --write the query reads only: one SELECT (or EXPLAIN), and no file outside the
-    database directory.
+    Without --write the query reads only: one SELECT (or an EXPLAIN [ANALYZE] of one) calling
+    no table function that writes, no file outside the database directory, and (on Linux) a
+    process that can change no file. The table format shows the first --limit rows.
 
     Example: cosydb sql run.cosydb "SELECT region_id, sum(excl_s) FROM region_instances GROUP BY 1 ORDER BY 2 DESC"
     Example: cosydb sql run.cosydb "SELECT * FROM {{ ref('late_sender_matches') }} LIMIT 5"
     """
     _check_format(fmt, ("table", "csv", "json"))
+    if limit < 0:
+        _fail(f"--limit: {limit} is not a number of rows")
+    _guard(lambda: _run_sql(db, query, fmt, experiment, write, limit))
+
+
+def _run_sql(db: Path, query: str, fmt: str, experiment: str | None, write: bool, limit: int) -> None:
+    """Run the query and write its result as it streams; without ``write`` this process
+    changes no file from here on (``sandbox.forbid_writes``, where the system can)."""
+    from . import result_formats, sandbox
     from .api import Database
 
-    result = _guard(lambda: Database(db).sql(query, experiment, write))
-    if fmt == "json":
-        out.print(json.dumps(result.to_pylist(), default=str, indent=1))
-    elif fmt == "csv":
-        import pyarrow.csv as pacsv
+    database.connect(db).close()  # validates, and rewrites the catalog of a moved database first
+    if not write:
+        sandbox.forbid_writes(sandbox.private_directory())
+    with Database(db).query(query, experiment, write) as batches, _stdout():
+        if fmt == "json":
+            result_formats.write_json(batches, sys.stdout)
+        elif fmt == "csv":
+            sys.stdout.flush()
+            result_formats.write_csv(batches, sys.stdout.buffer)
+        else:
+            result_formats.write_table(batches, _print_result_table, limit)
 
-        pacsv.write_csv(result, sys.stdout.buffer)
-    else:
-        table = Table(*names.printable(result.column_names), box=None, padding=(0, 2))
-        for row in result.to_pylist():
-            table.add_row(
-                *(
-                    "NULL" if v is None else f"{v:.6g}" if isinstance(v, float) else names.printable(str(v))
-                    for v in row.values()
-                )
-            )
-        out.print(table)
-        out.print(f"({result.num_rows} rows)")
+
+def _print_result_table(header: list[str], rows: list[list[str]], total: int) -> None:
+    table = Table(*names.printable(header), box=None, padding=(0, 2))
+    for row in rows:
+        table.add_row(*names.printable(row))
+    out.print(table)
+    out.print(f"({total} rows)" if total == len(rows) else f"({total} rows, the first {len(rows)} shown: --limit)")
 
 
 @app.command()

@@ -197,9 +197,11 @@ def experiment_names(root: Path) -> set[str]:
     return names
 
 
-def read_only_session(con: duckdb.DuckDBPyConnection, root: str | os.PathLike) -> None:
+def read_only_session(con: duckdb.DuckDBPyConnection, root: str | os.PathLike, spill: Path) -> None:
     """Restrict ``con`` to reading: no file outside the database directory (the views read
-    their Parquet files inside it), no ATTACH elsewhere, and no changing that back."""
+    their Parquet files inside it), no ATTACH elsewhere, spilling under ``spill`` (not into
+    the database directory), and no changing that back."""
+    con.execute("SET temp_directory = ?", [str(Path(spill) / f"duckdb-{os.getpid()}")])
     con.execute("SET allowed_directories = [?]", [str(Path(root).resolve()) + os.sep])
     con.execute("SET enable_external_access = false")
     con.execute("SET lock_configuration = true")

@@ -3,21 +3,95 @@ Jinja templates of one SELECT that name what they read with ``ref()``; the refer
 the dependency graph that orders them (``dependency_order``), as in dbt.
 
 Templates render in Jinja's sandbox: they reach no Python object beyond the functions they
-are given (``ref``, ``config``, ``has``, ...) and the macros of the template directories.
+are given (``ref``, ``config``, ``has``, ...) and the macros of the template directories; and
+within bounds: ``range`` of at most 100,000 numbers (Jinja's), ``lipsum`` of at most 100
+paragraphs, powers of at most MAX_INT_BITS bits, repeated strings and lists and the output of
+at most MAX_OUTPUT characters, RENDER_SECONDS of time. Any failure of a template is the
+template's: one line naming it (``render``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import functools
 import hashlib
+import math
+import operator
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from .errors import CosyError
+
+#: the bounds of one render (a user's query, a plug-in's template)
+MAX_OUTPUT = 10_000_000  # characters of the rendered text, of a repeated string or list
+MAX_INT_BITS = 10_000  # bits of the result of ``**`` (about 3,000 digits)
+MAX_LIPSUM = 100  # paragraphs
+RENDER_SECONDS = 10.0
+
+
+class _BoundedSandbox(SandboxedEnvironment):
+    """Jinja's sandbox with ``**`` and ``*`` bounded in the size of what they make."""
+
+    intercepted_binops = frozenset({"**", "*"})
+
+    def call_binop(self, context, op: str, left, right):
+        if op == "**":
+            _check_power(left, right)
+            return operator.pow(left, right)
+        for count, sequence in ((left, right), (right, left)):
+            if (
+                isinstance(sequence, (str, list, tuple))
+                and isinstance(count, int)
+                and len(sequence) * count > MAX_OUTPUT
+            ):
+                raise SecurityError(f"a repeated string or list of more than {MAX_OUTPUT} items")
+        return operator.mul(left, right)
+
+
+def _check_power(base, exponent) -> None:
+    if isinstance(base, int) and isinstance(exponent, int) and exponent > 0 and abs(base) > 1:
+        if exponent * math.log2(abs(base)) > MAX_INT_BITS:
+            raise SecurityError(f"a power of more than {MAX_INT_BITS} bits")
+
+
+def _lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:  # noqa: A002 - Jinja's names
+    if not 0 <= n <= MAX_LIPSUM or not 0 <= min <= max <= 1000:
+        raise SecurityError(f"lipsum of more than {MAX_LIPSUM} paragraphs of 1,000 words")
+    return jinja2.utils.generate_lorem_ipsum(n, html, min, max)
+
+
+class RenderTimeout(Exception):
+    """A render ran longer than RENDER_SECONDS."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float):
+    """Raise RenderTimeout in this thread if the block runs longer than ``seconds`` (an
+    asynchronous exception, raised between two Python instructions of the template's code)."""
+    thread = ctypes.c_ulong(threading.get_ident())
+    lock = threading.Lock()
+    armed = [True]
+
+    def expire():
+        with lock:
+            if armed[0]:
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(thread, ctypes.py_object(RenderTimeout))
+
+    timer = threading.Timer(seconds, expire)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            armed[0] = False
+            timer.cancel()
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(thread, None)  # one set but not raised yet
 
 
 def environment(search_paths: Iterable[str | Path] = ()) -> jinja2.Environment:
@@ -32,14 +106,15 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     directory (as Python's ``__pycache__``, keyed by the source): a process then compiles
     only templates no earlier process compiled. None where no such directory can be made."""
     try:
-        return jinja2.FileSystemBytecodeCache()
+        # its own file names: code compiled by an earlier cosydb had no bounds on ** and *
+        return jinja2.FileSystemBytecodeCache(pattern="__cosydb_bounded_%s.cache")
     except (OSError, RuntimeError):
         return None
 
 
 @functools.cache
 def _environment(paths: tuple[str, ...]) -> jinja2.Environment:
-    env = SandboxedEnvironment(
+    env = _BoundedSandbox(
         loader=jinja2.FileSystemLoader(list(paths)) if paths else None,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
@@ -48,6 +123,7 @@ def _environment(paths: tuple[str, ...]) -> jinja2.Environment:
     # the engine a dispatched macro renders for (engine.render passes another one; a template
     # imported without context sees this default)
     env.globals["engine"] = "duckdb"
+    env.globals["lipsum"] = _lipsum
     return env
 
 
@@ -73,11 +149,25 @@ _PLAIN = environment()
 
 def render(source: str, where, env: jinja2.Environment | None = None, **functions) -> str:
     """``source`` rendered with ``functions`` as its globals: one SQL statement without its
-    trailing semicolon. A template error names ``where`` (the file) in one line."""
+    trailing semicolon. Any failure of the template (a Jinja error, 1/0, a bound exceeded,
+    ``ref()`` called wrongly) is one line naming ``where`` (the file, or the query)."""
     try:
-        return _compiled(env or _PLAIN, source).render(**functions).strip().rstrip(";")
+        with _time_limit(RENDER_SECONDS):
+            size, parts = 0, []
+            for part in _compiled(env or _PLAIN, source).generate(**functions):
+                size += len(part)
+                if size > MAX_OUTPUT:
+                    raise SecurityError(f"an output of more than {MAX_OUTPUT} characters")
+                parts.append(part)
+        return "".join(parts).strip().rstrip(";")
+    except CosyError:
+        raise
+    except RenderTimeout:
+        raise CosyError(where, f"template error: rendering took more than {RENDER_SECONDS:g} s") from None
     except jinja2.TemplateError as error:
-        raise CosyError(where, f"template error: {error}") from None
+        raise CosyError(where, f"template error: {' '.join(str(error).split())}") from None
+    except Exception as error:  # noqa: BLE001 - whatever a template's expression raises is the template's
+        raise CosyError(where, f"template error: {type(error).__name__}: {' '.join(str(error).split())}") from None
 
 
 def dependency_order(
