@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import glob
 import shutil
 import tempfile
 import time
@@ -469,6 +470,30 @@ def _read_pass(lib, stub: str, handlers: dict, events: bool) -> int:
         lib.OTF_FileManager_close(manager)
 
 
+def _few(items: list, shown: int = 10) -> str:
+    more = f" and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(map(str, items[:shown])) + more
+
+
+def _unlisted_streams(lib, stub: str, processes) -> tuple[list[int], list[str]]:
+    """The ``processes`` the master file maps to no event stream, and the event files of streams
+    it does not list (both: a truncated master file; the first alone: processes without events)."""
+    manager = lib.OTF_FileManager_open(4)
+    control = lib.OTF_MasterControl_new(manager)
+    try:
+        if not control or not lib.OTF_MasterControl_read(control, stub.encode()):
+            return sorted(processes), []
+        streams = {pid: lib.OTF_MasterControl_mapReverse(control, pid) for pid in sorted(processes)}
+    finally:
+        if control:
+            lib.OTF_MasterControl_close(control)
+        lib.OTF_FileManager_close(manager)
+    stem = Path(stub)
+    files = [p.name for p in stem.parent.glob(f"{glob.escape(stem.name)}.*.events")]
+    listed = {f"{stem.name}.{stream:x}.events" for stream in streams.values()}
+    return [pid for pid, stream in streams.items() if not stream], sorted(set(files) - listed)
+
+
 def _load(master: Path, stub: str, sink) -> LoadResult:
     lib = otf_library.library()
     started = time.perf_counter()
@@ -477,6 +502,13 @@ def _load(master: Path, stub: str, sink) -> LoadResult:
         raise CosyError(master, "the OTF library cannot read its definitions (NAME.0.def)")
     if not defs.processes:
         raise CosyError(master, "the trace defines no processes")
+    missing, unlisted = _unlisted_streams(lib, stub, defs.processes)
+    if missing and unlisted:  # their events would be silently absent: an analysis of part of the run
+        raise CosyError(
+            master,
+            f"the master file maps no event stream to process(es) {_few(missing)} and does not list "
+            f"{_few(unlisted)} (truncated master file?)",
+        )
     phase_seconds = {"definitions": time.perf_counter() - started}
     started = time.perf_counter()
 
