@@ -21,6 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
+def one_line(text: str) -> str:
+    """``text`` with its control characters (a newline, an escape) written as ``\\n``, ``\\x1b``:
+    a name from the input quoted in an error stays on the error's one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 @dataclass
 class LoadResult:
     """What a loader found besides its tables: the columns of ``experiments`` it knows,

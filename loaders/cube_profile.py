@@ -27,7 +27,7 @@ import pyarrow as pa
 from cosydb.errors import CosyError
 from cosydb.tables import schema
 
-from . import LoadResult
+from . import LoadResult, one_line
 
 FORMAT = "cube4"
 IS_TRACE = False
@@ -50,6 +50,8 @@ SCOREP_METRICS = frozenset(
         "bytes_received",
     }
 )
+#: Metrics (and their sub-metrics) whose sums are stored as 64-bit integers (sql/callpath_profile.sql)
+_COUNTS = ("visits", "bytes_sent", "bytes_received")
 #: Metrics whose values are a minimum or maximum, not a sum: kept as stored (column inclusive).
 _EXTREMA = ("MINDOUBLE", "MAXDOUBLE")
 #: Cube region roles that OTF2 names differently.
@@ -72,7 +74,7 @@ def detect(path: Path) -> bool:
 def _check_id(path: Path, what: str, value: int, bits: int = 32) -> None:
     """An id (or number) stored in a signed ``bits``-bit column: 0 up to its maximum, else one line."""
     if not 0 <= value < 2 ** (bits - 1):
-        raise CosyError(path, f"{what} {value} is out of range (0..{2 ** (bits - 1) - 1})")
+        raise CosyError(path, one_line(f"{what} {value} is out of range (0..{2 ** (bits - 1) - 1})"))
 
 
 def _upper(text: str | None, special: dict) -> str | None:
@@ -209,7 +211,7 @@ def _open(path: Path):
         raise CosyError(path, f"truncated or corrupt archive ({error})") from None
     except Exception as error:  # whatever else pycubexr raises on a definition it cannot read
         raise CosyError(
-            path, f"anchor.xml is not a CUBE4 definition cosydb can read ({type(error).__name__}: {error})"
+            path, one_line(f"anchor.xml is not a CUBE4 definition cosydb can read ({type(error).__name__}: {error})")
         ) from None
 
 
@@ -258,7 +260,7 @@ def read(path: Path, sink, workers: int | None = None) -> LoadResult:
             _check_id(path, "cnode id", c.id, 64)
             _check_id(path, f"region id of cnode {c.id}", c.callee_region_id)
         ids, parent, depth, position = _tree(cnodes)
-        metric_rows, value_parts, warnings = [], [], []
+        metric_rows, value_parts, warnings, roots = [], [], [], {}
         for metric, parent_metric in _walk_metrics(parser.get_metrics()):
             _check_id(path, f"id of metric '{metric.name}'", metric.id)
             row = dict(
@@ -273,6 +275,7 @@ def read(path: Path, sink, workers: int | None = None) -> LoadResult:
                 loaded=False,
             )
             metric_rows.append(row)
+            roots[metric.id] = roots.get(parent_metric, metric.name)
             try:
                 grid = _metric_values(parser, metric, len(location_ids), position)
             except MissingMetricError:  # Score-P writes no data for a metric that is zero everywhere
@@ -282,8 +285,10 @@ def read(path: Path, sink, workers: int | None = None) -> LoadResult:
             except Exception as error:  # whatever pycubexr raises on damaged index or data files
                 raise CosyError(
                     path,
-                    f"corrupt data of metric '{metric.name}' "
-                    f"({type(error).__name__}{': ' + str(error) if str(error) else ''})",
+                    one_line(
+                        f"corrupt data of metric '{metric.name}' "
+                        f"({type(error).__name__}{': ' + str(error) if str(error) else ''})"
+                    ),
                 ) from None
             if grid is None:  # e.g. histograms, TAU_ATOMIC
                 warnings.append(
@@ -300,6 +305,8 @@ def read(path: Path, sink, workers: int | None = None) -> LoadResult:
                 inclusive, exclusive = grid, np.full_like(grid, np.nan)
             else:
                 inclusive, exclusive = _inclusive_exclusive(grid, metric.metric_type, parent, depth)
+            if roots[metric.id] in _COUNTS and not np.abs(exclusive).sum() < 2**62:  # NaN too
+                raise CosyError(path, one_line(f"metric '{metric.name}' holds counts beyond 64 bits (corrupt data?)"))
             value_parts.append(
                 _values_table(metric.id, inclusive, exclusive, ids, np.asarray(location_ids, dtype=np.int64))
             )

@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 from cosydb.errors import CosyError
 from cosydb.tables import HPF_FIELDS, SM_FIELDS, conform
 
-from . import LoadResult
+from . import LoadResult, one_line
 
 FORMAT = "summary"
 IS_TRACE = False
@@ -76,7 +76,7 @@ class _Checker:
         self.path = path
 
     def fail(self, where: str, problem: str):
-        raise CosyError(self.path, f"{where}: {problem}")
+        raise CosyError(self.path, one_line(f"{where}: {problem}"))
 
     def object(self, value, where: str, allowed: set[str], required: set[str] = frozenset()) -> dict:
         if not isinstance(value, dict):

@@ -222,3 +222,18 @@ def test_otf_master_file_covering_every_process_loads(tmp_path, master):
     shutil.copytree(DEMO_OTF, run)
     (run / "demo.otf").write_text(master)
     assert load(run / "demo.otf", tmp_path / "x.cosydb").returncode == 0
+
+
+def test_cube_visits_beyond_64_bits_are_refused(tmp_path):
+    """Found by tests/fuzz_inputs.py (a flipped byte of a visits count): was DuckDB's
+    'Conversion Error ... out of range for ... INT64', naming no file."""
+    p = solver_profile()
+    p.add("prog/main", 0, visits=1.6e19)
+    path = p.write(tmp_path / "profile.cubex")
+    refused(tmp_path, path, "metric 'visits' holds counts beyond 64 bits (corrupt data?)")
+
+
+def test_summary_names_with_control_characters_stay_on_one_line(tmp_path):
+    """Found by tests/fuzz_inputs.py: a region name with a newline split the error in lines."""
+    path = write_csv(tmp_path, 'openmp,2,main,Function,"x\ny\x1b",sums,,1,2.0\n')
+    refused(tmp_path, path, "regions[0].parent: region 'x\\ny\\x1b' is not defined in regions")
