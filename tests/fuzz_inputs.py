@@ -449,6 +449,9 @@ def run_case(helper, case: Case, scratch: Path, tmp: Path) -> tuple[str, float, 
     elif db_before is not None and listing(case.shared_db) != db_before:
         outcome = "partial"
         stderr += "\nthe database was changed"
+    elif status == 0 and case.db is not None and not (case.db / "cosydb.duckdb").is_file():
+        outcome = "partial"
+        stderr += "\nno database after a successful load"
     elif status == 0:
         outcome = "ok"
     elif case.args[:2] == ["asl", "check"] and status == 1 and not lines and stdout.strip():
