@@ -63,7 +63,8 @@ MAX_DEPTH = 1000
 
 
 def _shown(value) -> str:
-    """``value`` as JSON, cut to 40 characters (an integer of 10**400 is not converted whole)."""
+    """``value`` as JSON cut to 40 characters; an integer beyond 128 bits by its count of digits
+    (Python converts no more than 4300 digits to text)."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
         return f"an integer of about {int(value.bit_length() * math.log10(2)) + 1} digits"
     return json.dumps(value)[:40]
@@ -99,8 +100,8 @@ class _Checker:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             self.fail(where, f"expected a number, got {_shown(value)}")
         try:
-            finite = math.isfinite(value) and math.isfinite(float(value))
-        except OverflowError:
+            finite = math.isfinite(float(value))
+        except OverflowError:  # an integer beyond a float
             finite = False
         if not finite:
             self.fail(where, f"{_shown(value)} is out of range (not a finite 64-bit float)")
