@@ -291,7 +291,8 @@ class _Events:
     to ``sink`` whenever FLUSH_EVENTS are buffered (a process's last row stays: a counter may
     still move before it)."""
 
-    def __init__(self, defs: _Definitions, comm_of, rank_in, sink):
+    def __init__(self, master: Path, defs: _Definitions, comm_of, rank_in, sink):
+        self.master = master  # what an error names
         self.defs = defs
         self.comm_of, self.rank_in = comm_of, rank_in
         self.sink = sink
@@ -331,6 +332,10 @@ class _Events:
             return
         table = pa.concat_tables(pa.table(part) for part in parts).unify_dictionaries()
         self.times.append((pc.min(table["time"]).as_py(), pc.max(table["time"]).as_py()))
+        if self.times[-1][1] >= 2**63:
+            raise CosyError(
+                self.master, f"corrupt event data: timestamp {self.times[-1][1]} outside the signed 64-bit range"
+            )
         values = table.filter(pc.equal(table["type"], "METRIC")).select(
             ["location_id", "seq", "time", "metric_id", "value"]
         )
@@ -339,8 +344,22 @@ class _Events:
         for name in _EVENT_COLUMNS:
             if name not in events.column_names:  # payload OTF has none of
                 events = events.append_column(name, pa.nulls(events.num_rows))
-        self.sink.write("events", conform("events", events))
-        self.sink.write("metric_values", conform("metric_values", values))
+        self.sink.write("events", self._conform("events", events))
+        self.sink.write("metric_values", self._conform("metric_values", values))
+
+    def _conform(self, name: str, table: pa.Table) -> pa.Table:
+        """``table`` as table ``name``; a value its column cannot hold (an id beyond 32 bits) is
+        one line naming the column."""
+        try:
+            return conform(name, table)
+        except (pa.ArrowInvalid, OverflowError):
+            target = schema(name)
+            for column in table.column_names:
+                try:
+                    table[column].cast(target.field(column).type)
+                except (pa.ArrowInvalid, OverflowError) as error:
+                    raise CosyError(self.master, f"corrupt event data: {column}: {error}") from None
+            raise
 
     def _count(self, pid: int, record: str) -> None:
         self.counts[(pid, record)] = self.counts.get((pid, record), 0) + 1
@@ -524,7 +543,7 @@ def _load(master: Path, stub: str, sink) -> LoadResult:
     def rank_in(comm: int, pid: int) -> int | None:
         return members.get(comm, {}).get(pid)
 
-    events = _Events(defs, comm_of, rank_in, sink)
+    events = _Events(master, defs, comm_of, rank_in, sink)
     if _read_pass(lib, stub, events.handlers(), events=True) == otf_library.READ_ERROR:
         raise CosyError(master, "the OTF library cannot read its event streams (NAME.<stream>.events)")
     events.finish()

@@ -403,7 +403,7 @@ def make_case(kind: str, k: int, seed: int, seeds: dict, work: Path) -> Case:
     if kind == "asl":
         if k % 4 == 3:
             args = ["report", seeds["db"], "--asl", target, "--property", "MpiCallHeavyOnSomeProcesses"]
-            return Case(kind, k, what, args, names, inputs, shared_db=seeds["db"])
+            return Case(kind, k, what, args, (*names, "--property"), inputs, shared_db=seeds["db"])
         return Case(kind, k, what, ["asl", "check", target], names, inputs)
     return Case(
         kind, k, what, ["load", target, "--db", work / f"{kind}-{k}.cosydb"], names, inputs, work / f"{kind}-{k}.cosydb"

@@ -237,3 +237,26 @@ def test_summary_names_with_control_characters_stay_on_one_line(tmp_path):
     """Found by tests/fuzz_inputs.py: a region name with a newline split the error in lines."""
     path = write_csv(tmp_path, 'openmp,2,main,Function,"x\ny\x1b",sums,,1,2.0\n')
     refused(tmp_path, path, "regions[0].parent: region 'x\\ny\\x1b' is not defined in regions")
+
+
+@pytest.mark.parametrize(
+    "old, new, needle",
+    [
+        ("\nE4\n", "\nEffffffff\n", "corrupt event data: region_id: Integer value 4294967295 not in range"),
+        (
+            "\n4c4b40\n*3\nL2\n",
+            "\n8000000000000000\n*3\nL2\n",
+            "corrupt event data: timestamp 9223372036854775808 outside",
+        ),
+    ],
+    ids=["function-id-beyond-32-bits", "timestamp-beyond-63-bits"],
+)
+def test_otf_event_values_beyond_their_columns_are_refused(tmp_path, old, new, needle):
+    """Found by tests/fuzz_inputs.py: a function id 0xffffffff ('internal error: ArrowInvalid')
+    and a timestamp beyond 2^63 ('internal error: OverflowError' storing the experiment)."""
+    run = tmp_path / "demo-otf"
+    shutil.copytree(DEMO_OTF, run)
+    stream = run / "demo.3.events"
+    assert old in stream.read_text()
+    stream.write_text(stream.read_text().replace(old, new, 1))
+    refused(tmp_path, run / "demo.otf", needle)
