@@ -555,7 +555,10 @@ def _load(master: Path, stub: str, sink) -> LoadResult:
         for (pid, record), count in sorted(events.counts.items())
     ]
     for name, rows in tables.items():
-        sink.write(name, rows)
+        try:
+            sink.write(name, conform(name, rows))
+        except (pa.ArrowInvalid, OverflowError) as error:  # e.g. a function id beyond 32 bits
+            raise CosyError(master, f"corrupt definitions: {name}: {error}") from None
     warnings = [
         dict(
             check="unbalanced_regions",

@@ -260,3 +260,14 @@ def test_otf_event_values_beyond_their_columns_are_refused(tmp_path, old, new, n
     assert old in stream.read_text()
     stream.write_text(stream.read_text().replace(old, new, 1))
     refused(tmp_path, run / "demo.otf", needle)
+
+
+def test_otf_definition_id_beyond_its_column_is_refused(tmp_path):
+    """A function defined with id 0xffffffff (the regions' region_id is 32-bit signed) was
+    'internal error: ArrowInvalid'."""
+    run = tmp_path / "demo-otf"
+    shutil.copytree(DEMO_OTF, run)
+    definitions = run / "demo.0.def"
+    assert '\nDF1G1NM"demo"' in definitions.read_text()
+    definitions.write_text(definitions.read_text().replace('\nDF1G1NM"demo"', '\nDFffffffffG1NM"demo"'))
+    refused(tmp_path, run / "demo.otf", "corrupt definitions: regions: Value 4294967295 too large")
