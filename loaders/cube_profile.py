@@ -25,6 +25,7 @@ import numpy as np
 import pyarrow as pa
 
 from cosydb.errors import CosyError
+from cosydb.names import printable
 from cosydb.tables import schema
 
 from . import LoadResult
@@ -50,6 +51,8 @@ SCOREP_METRICS = frozenset(
         "bytes_received",
     }
 )
+#: Metrics (and their sub-metrics) whose sums are stored as 64-bit integers (sql/callpath_profile.sql)
+_COUNTS = ("visits", "bytes_sent", "bytes_received")
 #: Metrics whose values are a minimum or maximum, not a sum: kept as stored (column inclusive).
 _EXTREMA = ("MINDOUBLE", "MAXDOUBLE")
 #: Cube region roles that OTF2 names differently.
@@ -69,6 +72,12 @@ def detect(path: Path) -> bool:
     return path.is_file() and (path.suffix == ".cubex" or tarfile.is_tarfile(path))
 
 
+def _check_id(path: Path, what: str, value: int, bits: int = 32) -> None:
+    """An id (or number) stored in a signed ``bits``-bit column: 0 up to its maximum, else one line."""
+    if not 0 <= value < 2 ** (bits - 1):
+        raise CosyError(path, printable(f"{what} {value} is out of range (0..{2 ** (bits - 1) - 1})"))
+
+
 def _upper(text: str | None, special: dict) -> str | None:
     if not text:
         return None
@@ -86,8 +95,8 @@ def _regions(regions) -> list[dict]:
             paradigm=_upper(r.paradigm, _PARADIGMS),
             flags=None,
             source_file=r.mod or None,
-            begin_line=r.begin if r.begin >= 0 else None,
-            end_line=r.end if r.end >= 0 else None,
+            begin_line=r.begin if 0 <= r.begin < 2**31 else None,  # -1: unknown
+            end_line=r.end if 0 <= r.end < 2**31 else None,
         )
         for r in regions
     ]
@@ -191,15 +200,19 @@ def _open(path: Path):
         raise CosyError(path, "not a CUBE4 profile (not a tar archive)")
     try:
         return CubexParser(path).__enter__()
-    except KeyError:
-        raise CosyError(path, "not a CUBE4 profile (no anchor.xml in the archive)") from None
+    except KeyError as error:
+        with tarfile.open(path) as archive:
+            has_anchor = "anchor.xml" in archive.getnames()
+        if not has_anchor:
+            raise CosyError(path, "not a CUBE4 profile (no anchor.xml in the archive)") from None
+        raise CosyError(path, f"anchor.xml refers to an id it does not define ({error})") from None
     except ParseError as error:
         raise CosyError(path, f"anchor.xml is not well-formed XML ({error})") from None
     except (tarfile.TarError, EOFError, OSError, zlib.error) as error:
         raise CosyError(path, f"truncated or corrupt archive ({error})") from None
     except Exception as error:  # whatever else pycubexr raises on a definition it cannot read
         raise CosyError(
-            path, f"anchor.xml is not a CUBE4 definition cosydb can read ({type(error).__name__}: {error})"
+            path, printable(f"anchor.xml is not a CUBE4 definition cosydb can read ({type(error).__name__}: {error})")
         ) from None
 
 
@@ -232,12 +245,25 @@ def read(path: Path, sink, workers: int | None = None) -> LoadResult:
             nodes, groups, locations, location_ids = _system(anchor.system_tree_nodes[0])
         except (ValueError, TypeError) as error:
             raise CosyError(path, f"unreadable system tree ({error})") from None
+        for n in nodes:
+            _check_id(path, "system tree node id", n["system_tree_node_id"])
+        for g in groups:
+            _check_id(path, "location group id", g["location_group_id"])
+            _check_id(path, f"rank of location group {g['location_group_id']}", g["rank"])
+        for loc in locations:
+            _check_id(path, f"thread number of location '{loc['name']}'", loc["thread"])
+        for r in anchor.regions:
+            _check_id(path, "region id", r.id)
         cnodes = parser.all_cnodes()
         if not cnodes:
             raise CosyError(path, "the profile has no call tree")
+        for c in cnodes:
+            _check_id(path, "cnode id", c.id, 64)
+            _check_id(path, f"region id of cnode {c.id}", c.callee_region_id)
         ids, parent, depth, position = _tree(cnodes)
-        metric_rows, value_parts, warnings = [], [], []
+        metric_rows, value_parts, warnings, roots = [], [], [], {}
         for metric, parent_metric in _walk_metrics(parser.get_metrics()):
+            _check_id(path, f"id of metric '{metric.name}'", metric.id)
             row = dict(
                 metric_id=metric.id,
                 name=metric.name,
@@ -250,6 +276,7 @@ def read(path: Path, sink, workers: int | None = None) -> LoadResult:
                 loaded=False,
             )
             metric_rows.append(row)
+            roots[metric.id] = roots.get(parent_metric, metric.name)
             try:
                 grid = _metric_values(parser, metric, len(location_ids), position)
             except MissingMetricError:  # Score-P writes no data for a metric that is zero everywhere
@@ -259,8 +286,10 @@ def read(path: Path, sink, workers: int | None = None) -> LoadResult:
             except Exception as error:  # whatever pycubexr raises on damaged index or data files
                 raise CosyError(
                     path,
-                    f"corrupt data of metric '{metric.name}' "
-                    f"({type(error).__name__}{': ' + str(error) if str(error) else ''})",
+                    printable(
+                        f"corrupt data of metric '{metric.name}' "
+                        f"({type(error).__name__}{': ' + str(error) if str(error) else ''})"
+                    ),
                 ) from None
             if grid is None:  # e.g. histograms, TAU_ATOMIC
                 warnings.append(
@@ -277,6 +306,8 @@ def read(path: Path, sink, workers: int | None = None) -> LoadResult:
                 inclusive, exclusive = grid, np.full_like(grid, np.nan)
             else:
                 inclusive, exclusive = _inclusive_exclusive(grid, metric.metric_type, parent, depth)
+            if roots[metric.id] in _COUNTS and not np.abs(exclusive).sum() < 2**62:  # NaN too
+                raise CosyError(path, printable(f"metric '{metric.name}' holds counts beyond 64 bits (corrupt data?)"))
             value_parts.append(
                 _values_table(metric.id, inclusive, exclusive, ids, np.asarray(location_ids, dtype=np.int64))
             )

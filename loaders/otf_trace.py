@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import glob
 import shutil
 import tempfile
 import time
@@ -290,7 +291,8 @@ class _Events:
     to ``sink`` whenever FLUSH_EVENTS are buffered (a process's last row stays: a counter may
     still move before it)."""
 
-    def __init__(self, defs: _Definitions, comm_of, rank_in, sink):
+    def __init__(self, master: Path, defs: _Definitions, comm_of, rank_in, sink):
+        self.master = master  # what an error names
         self.defs = defs
         self.comm_of, self.rank_in = comm_of, rank_in
         self.sink = sink
@@ -330,6 +332,10 @@ class _Events:
             return
         table = pa.concat_tables(pa.table(part) for part in parts).unify_dictionaries()
         self.times.append((pc.min(table["time"]).as_py(), pc.max(table["time"]).as_py()))
+        if self.times[-1][1] >= 2**63:
+            raise CosyError(
+                self.master, f"corrupt event data: timestamp {self.times[-1][1]} outside the signed 64-bit range"
+            )
         values = table.filter(pc.equal(table["type"], "METRIC")).select(
             ["location_id", "seq", "time", "metric_id", "value"]
         )
@@ -338,8 +344,22 @@ class _Events:
         for name in _EVENT_COLUMNS:
             if name not in events.column_names:  # payload OTF has none of
                 events = events.append_column(name, pa.nulls(events.num_rows))
-        self.sink.write("events", conform("events", events))
-        self.sink.write("metric_values", conform("metric_values", values))
+        self.sink.write("events", self._conform("events", events))
+        self.sink.write("metric_values", self._conform("metric_values", values))
+
+    def _conform(self, name: str, table: pa.Table) -> pa.Table:
+        """``table`` as table ``name``; a value its column cannot hold (an id beyond 32 bits) is
+        one line naming the column."""
+        try:
+            return conform(name, table)
+        except (pa.ArrowInvalid, OverflowError):
+            target = schema(name)
+            for column in table.column_names:
+                try:
+                    table[column].cast(target.field(column).type)
+                except (pa.ArrowInvalid, OverflowError) as error:
+                    raise CosyError(self.master, f"corrupt event data: {column}: {error}") from None
+            raise
 
     def _count(self, pid: int, record: str) -> None:
         self.counts[(pid, record)] = self.counts.get((pid, record), 0) + 1
@@ -469,6 +489,30 @@ def _read_pass(lib, stub: str, handlers: dict, events: bool) -> int:
         lib.OTF_FileManager_close(manager)
 
 
+def _few(items: list, shown: int = 10) -> str:
+    more = f" and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(map(str, items[:shown])) + more
+
+
+def _unlisted_streams(lib, stub: str, processes) -> tuple[list[int], list[str]]:
+    """The ``processes`` the master file maps to no event stream, and the event files of streams
+    it does not list (both: a truncated master file; the first alone: processes without events)."""
+    manager = lib.OTF_FileManager_open(4)
+    control = lib.OTF_MasterControl_new(manager)
+    try:
+        if not control or not lib.OTF_MasterControl_read(control, stub.encode()):
+            return sorted(processes), []
+        streams = {pid: lib.OTF_MasterControl_mapReverse(control, pid) for pid in sorted(processes)}
+    finally:
+        if control:
+            lib.OTF_MasterControl_close(control)
+        lib.OTF_FileManager_close(manager)
+    stem = Path(stub)
+    files = [p.name for p in stem.parent.glob(f"{glob.escape(stem.name)}.*.events")]
+    listed = {f"{stem.name}.{stream:x}.events" for stream in streams.values()}
+    return [pid for pid, stream in streams.items() if not stream], sorted(set(files) - listed)
+
+
 def _load(master: Path, stub: str, sink) -> LoadResult:
     lib = otf_library.library()
     started = time.perf_counter()
@@ -477,6 +521,13 @@ def _load(master: Path, stub: str, sink) -> LoadResult:
         raise CosyError(master, "the OTF library cannot read its definitions (NAME.0.def)")
     if not defs.processes:
         raise CosyError(master, "the trace defines no processes")
+    missing, unlisted = _unlisted_streams(lib, stub, defs.processes)
+    if missing and unlisted:  # their events would be silently absent: an analysis of part of the run
+        raise CosyError(
+            master,
+            f"the master file maps no event stream to process(es) {_few(missing)} and does not list "
+            f"{_few(unlisted)} (truncated master file?)",
+        )
     phase_seconds = {"definitions": time.perf_counter() - started}
     started = time.perf_counter()
 
@@ -492,7 +543,7 @@ def _load(master: Path, stub: str, sink) -> LoadResult:
     def rank_in(comm: int, pid: int) -> int | None:
         return members.get(comm, {}).get(pid)
 
-    events = _Events(defs, comm_of, rank_in, sink)
+    events = _Events(master, defs, comm_of, rank_in, sink)
     if _read_pass(lib, stub, events.handlers(), events=True) == otf_library.READ_ERROR:
         raise CosyError(master, "the OTF library cannot read its event streams (NAME.<stream>.events)")
     events.finish()
@@ -504,7 +555,10 @@ def _load(master: Path, stub: str, sink) -> LoadResult:
         for (pid, record), count in sorted(events.counts.items())
     ]
     for name, rows in tables.items():
-        sink.write(name, rows)
+        try:
+            sink.write(name, conform(name, rows))
+        except (pa.ArrowInvalid, OverflowError) as error:  # e.g. a function id beyond 32 bits
+            raise CosyError(master, f"corrupt definitions: {name}: {error}") from None
     warnings = [
         dict(
             check="unbalanced_regions",

@@ -15,11 +15,17 @@ from __future__ import annotations
 import csv
 import json
 import math
+import sys
 import time
 from pathlib import Path
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from cosydb.errors import CosyError
-from cosydb.tables import HPF_FIELDS, SM_FIELDS
+from cosydb.names import printable
+from cosydb.tables import HPF_FIELDS, SM_FIELDS, conform
 
 from . import LoadResult
 
@@ -49,6 +55,20 @@ HPF_KINDS = {
     "HPFRedistribute": "CODE",
 }
 SYSTEM_FIELDS = ("remote_access_time", "cache_line_size", "parallel_region_cost")
+#: the largest integer a field holds (a 64-bit column)
+MAX_INTEGER = 2**63 - 1
+#: the most threads or processes (``nr_processors``): one location each is written
+MAX_PROCESSORS = 2**20
+#: the deepest nesting of regions (a call path's name grows with its depth)
+MAX_DEPTH = 1000
+
+
+def _shown(value) -> str:
+    """``value`` as JSON cut to 40 characters; an integer beyond 128 bits by its count of digits
+    (Python converts no more than 4300 digits to text)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"an integer of about {int(value.bit_length() * math.log10(2)) + 1} digits"
+    return json.dumps(value)[:40]
 
 
 class _Checker:
@@ -58,11 +78,11 @@ class _Checker:
         self.path = path
 
     def fail(self, where: str, problem: str):
-        raise CosyError(self.path, f"{where}: {problem}")
+        raise CosyError(self.path, printable(f"{where}: {problem}"))
 
     def object(self, value, where: str, allowed: set[str], required: set[str] = frozenset()) -> dict:
         if not isinstance(value, dict):
-            self.fail(where, f"expected an object, got {json.dumps(value)[:40]}")
+            self.fail(where, f"expected an object, got {_shown(value)}")
         for key in value:
             if key not in allowed:
                 self.fail(where, f"unknown field '{key}' (allowed: {', '.join(sorted(allowed))})")
@@ -73,21 +93,32 @@ class _Checker:
 
     def list(self, value, where: str) -> list:
         if not isinstance(value, list):
-            self.fail(where, f"expected a list, got {json.dumps(value)[:40]}")
+            self.fail(where, f"expected a list, got {_shown(value)}")
         return value
 
-    def number(self, value, where: str, integer: bool = False):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            self.fail(where, f"expected a number, got {json.dumps(value)[:40]}")
+    def number(self, value, where: str, integer: bool = False, limit: int = MAX_INTEGER):
+        """A number >= 0: a finite float, or with ``integer`` an integer of at most ``limit``."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.fail(where, f"expected a number, got {_shown(value)}")
+        try:
+            finite = math.isfinite(float(value))
+        except OverflowError:  # an integer beyond a float
+            finite = False
+        if not finite:
+            self.fail(where, f"{_shown(value)} is out of range (not a finite 64-bit float)")
         if value < 0:
-            self.fail(where, f"expected a number >= 0, got {value}")
-        if integer and value != int(value):
+            self.fail(where, f"expected a number >= 0, got {_shown(value)}")
+        if not integer:
+            return float(value)
+        if value != int(value):
             self.fail(where, f"expected an integer, got {value}")
-        return int(value) if integer else float(value)
+        if value > limit:
+            self.fail(where, f"{_shown(value)} is out of range (at most {limit})")
+        return int(value)
 
     def text(self, value, where: str, choices=None) -> str:
         if not isinstance(value, str) or not value:
-            self.fail(where, f"expected a non-empty string, got {json.dumps(value)[:40]}")
+            self.fail(where, f"expected a non-empty string, got {_shown(value)}")
         if choices is not None and value not in choices:
             self.fail(where, f"'{value}' is not one of {', '.join(choices)}")
         return value
@@ -113,11 +144,17 @@ def read(path: Path, sink, workers: int | None = None) -> LoadResult:
 
 def _read_json(path: Path) -> dict:
     try:
-        return json.loads(path.read_text())
+        return json.loads(path.read_text(encoding="utf-8-sig"))
     except UnicodeDecodeError:
         raise CosyError(path, "not a text file") from None
     except json.JSONDecodeError as error:
         raise CosyError(path, f"not valid JSON (line {error.lineno} column {error.colno}: {error.msg})") from None
+    except RecursionError:
+        raise CosyError(path, "not readable JSON (arrays or objects nested too deeply)") from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise CosyError(
+            path, f"not readable JSON (a number of more than {sys.get_int_max_str_digits()} digits)"
+        ) from None
 
 
 def _read_csv(path: Path) -> dict:
@@ -126,7 +163,7 @@ def _read_csv(path: Path) -> dict:
     process number), nr_executions, nr_threads and the numbers of the paradigm; one row
     per (region, scope, number)."""
     try:
-        with path.open(newline="") as f:
+        with path.open(newline="", encoding="utf-8-sig") as f:
             rows = list(csv.DictReader(f))
     except UnicodeDecodeError:
         raise CosyError(path, "not a text file") from None
@@ -174,7 +211,9 @@ def _read_csv(path: Path) -> dict:
                 "summaries": [],
             }
             if row.get("nr_processors"):
-                document["nr_processors"] = _csv_int(check, row["nr_processors"], f"{where}, column nr_processors")
+                document["nr_processors"] = _csv_int(
+                    check, row["nr_processors"], f"{where}, column nr_processors", MAX_PROCESSORS
+                )
         name = row.get("region") or check.fail(where, "missing value in column 'region'")
         if name not in regions:
             regions[name] = {k: row[k] for k in ("kind", "parent", "ltype") if row.get(k)}
@@ -203,12 +242,12 @@ def _read_csv(path: Path) -> dict:
     return document
 
 
-def _csv_int(check: _Checker, text: str, where: str) -> int:
+def _csv_int(check: _Checker, text: str, where: str, limit: int = MAX_INTEGER) -> int:
     try:
         value = float(text)
     except ValueError:
         check.fail(where, f"expected an integer, got '{text}'")
-    return check.number(value, where, integer=True)
+    return check.number(value, where, integer=True, limit=limit)
 
 
 def _convert(path: Path, doc) -> tuple[dict, dict]:
@@ -223,7 +262,7 @@ def _convert(path: Path, doc) -> tuple[dict, dict]:
         check.fail("cosydb_summary", f"format version {doc['cosydb_summary']}; this cosydb reads {FORMAT_VERSION}")
     paradigm = check.text(doc["paradigm"], "paradigm", ("openmp", "hpf"))
     kinds = OPENMP_KINDS if paradigm == "openmp" else HPF_KINDS
-    processors = check.number(doc.get("nr_processors", 1), "nr_processors", integer=True) or 1
+    processors = check.number(doc.get("nr_processors", 1), "nr_processors", integer=True, limit=MAX_PROCESSORS) or 1
     system = check.object(doc.get("system", {}), "system", set(SYSTEM_FIELDS))
     constants = [dict(name=k, value=check.number(v, f"system.{k}")) for k, v in system.items()]
     constants.append(dict(name="nr_processors", value=float(processors)))
@@ -253,7 +292,7 @@ def _convert(path: Path, doc) -> tuple[dict, dict]:
             check.text(ltype, f"{where}.ltype", ("DO", "INDEPENDENT", "FORALL"))
         no_wait = r.get("no_wait_exit")
         if no_wait is not None and not isinstance(no_wait, bool):
-            check.fail(f"{where}.no_wait_exit", f"expected true or false, got {json.dumps(no_wait)}")
+            check.fail(f"{where}.no_wait_exit", f"expected true or false, got {_shown(no_wait)}")
         summary_regions.append(dict(cnode_id=i, kind=r["kind"], ltype=ltype, no_wait_exit=no_wait))
         for j, d in enumerate(check.list(r.get("decls", []), f"{where}.decls")):
             w = f"{where}.decls[{j}]"
@@ -331,22 +370,10 @@ def _convert(path: Path, doc) -> tuple[dict, dict]:
         )
         for i, r in enumerate(regions)
     ]
-    locations = [
-        dict(
-            location_id=thread_location(n),
-            name=f"{'thread' if paradigm == 'openmp' else 'process'} {n}",
-            location_type="CPU_THREAD",
-            location_group_id=0 if paradigm == "openmp" else n,
-            rank=0 if paradigm == "openmp" else n,
-            thread=n if paradigm == "openmp" else 0,
-            number_of_events=None,
-        )
-        for n in range(processors)
-    ]
     tables = {
         "regions": region_table,
         "cnodes": cnodes,
-        "locations": locations,
+        "locations": _locations(paradigm, processors),
         "summary_regions": summary_regions,
         "sm_sums": sm,
         "variable_accesses": variables,
@@ -360,6 +387,28 @@ def _convert(path: Path, doc) -> tuple[dict, dict]:
         loaded=f"ASL {paradigm} summary input of {len(regions)} regions",
     )
     return tables, meta
+
+
+def _locations(paradigm: str, processors: int) -> pa.Table:
+    """One location per thread (OpenMP: ``t << 32`` of rank 0) or process (HPF: ``p``)."""
+    n = np.arange(processors, dtype=np.int64)
+    zeros = np.zeros(processors, dtype=np.int32)
+    openmp = paradigm == "openmp"
+    word = "thread " if openmp else "process "
+    return conform(
+        "locations",
+        pa.table(
+            {
+                "location_id": pa.array(n << 32 if openmp else n),
+                "name": pc.binary_join_element_wise(word, pc.cast(pa.array(n), pa.string()), ""),
+                "location_type": pa.array(np.full(processors, "CPU_THREAD")),
+                "location_group_id": pa.array(zeros if openmp else n.astype(np.int32)),
+                "rank": pa.array(zeros if openmp else n.astype(np.int32)),
+                "thread": pa.array(n.astype(np.int32) if openmp else zeros),
+                "number_of_events": pa.nulls(processors, pa.int64()),
+            }
+        ),
+    )
 
 
 def _sm_row(check, obj, where, cnode, location, instance, executions, threads, variables) -> dict:
@@ -403,12 +452,21 @@ def _sm_row(check, obj, where, cnode, location, instance, executions, threads, v
 
 
 def _check_tree(check: _Checker, cnodes: list[dict], regions: list[dict]) -> None:
-    """Parents must not form a cycle."""
+    """Parents must not form a cycle nor nest deeper than MAX_DEPTH (each node is walked once)."""
     parent = {c["cnode_id"]: c["parent_id"] for c in cnodes}
+    depth: dict[int, int] = {}  # node -> its depth, for nodes whose ancestors end at a root
     for start in parent:
-        seen, node = set(), start
-        while node is not None:
-            if node in seen:
-                check.fail(f"regions[{start}].parent", f"region '{regions[start]['name']}' is its own ancestor")
-            seen.add(node)
+        path, node = {}, start  # a dict: ordered, with set lookup
+        while node is not None and node not in depth:
+            if node in path:
+                check.fail(f"regions[{node}].parent", f"region '{regions[node]['name']}' is its own ancestor")
+            path[node] = None
             node = parent[node]
+        below = depth[node] if node is not None else 0
+        for node in reversed(path):
+            below = depth[node] = below + 1
+            if below > MAX_DEPTH:
+                check.fail(
+                    f"regions[{node}].parent",
+                    f"region '{regions[node]['name']}' is nested deeper than {MAX_DEPTH} levels",
+                )

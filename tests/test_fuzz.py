@@ -6,6 +6,9 @@ on stderr naming the damaged file, no traceback (neither cosydb's nor one the ``
 package prints from its callbacks), no output of the OTF2 C library, and no database
 left behind. A mutant that hangs is killed after ``TIMEOUT`` seconds and fails the test.
 
+tests/fuzz_inputs.py does the same for the other inputs (OTF v1, CUBE4 profiles, ASL
+summaries and files, ``cosydb sql``); ``COSYDB_FUZZ_N`` sets how many cases its test runs.
+
 The loads run ``cosydb.cli`` in processes forked from a helper interpreter that imported
 cosydb once (a fresh ``cosydb`` process per mutant costs about a second; a fork a
 fraction of that); each child's file descriptors 1 and 2 go to files, so whatever
@@ -16,6 +19,7 @@ more mutants and prints statistics.
 from __future__ import annotations
 
 import collections
+import os
 import random
 import shutil
 import subprocess
@@ -24,6 +28,7 @@ import time
 from pathlib import Path
 
 import cli_process
+import fuzz_inputs
 import pytest
 from conftest import TRACES, real_trace
 
@@ -296,6 +301,39 @@ def test_unknown_enum_values_are_load_warnings(tmp_path):
         "flags value unknown to OTF2 (region_id 1 of regions in the global definitions, stored as CODE_8)",
     ]
     assert flags == {"main": "DYNAMIC|PHASE", "MPI_Barrier": "CODE_8"} and op == "CODE_200"
+
+
+# -- the other inputs: OTF v1, CUBE4, ASL summaries and files, cosydb sql (tests/fuzz_inputs.py) --
+
+#: cases over the kinds in turn (10 each); COSYDB_FUZZ_N=1000 runs a larger fuzz (about 8 minutes)
+INPUT_CASES = int(os.environ.get("COSYDB_FUZZ_N", 10 * len(fuzz_inputs.KINDS)))
+
+
+def test_damaged_other_inputs_fail_cleanly(tmp_path):
+    """Every case loads or runs (exit 0) or is refused in one line naming its file; no
+    traceback, internal error, hang, or file left behind (the summary lists any)."""
+    started = time.perf_counter()
+    stats = fuzz_inputs.fuzz(INPUT_CASES, tmp_path)
+    report = fuzz_inputs.summary(stats, time.perf_counter() - started)
+    assert not stats.failures, report
+    assert sum(stats.tried.values()) == INPUT_CASES
+    assert set(stats.tried) == set(fuzz_inputs.KINDS)
+    assert stats.problems("refused") >= INPUT_CASES // 2, report  # most damage is detected
+
+
+def test_the_input_cases_damage_every_kind_every_way(tmp_path):
+    """The default cases: every kind, each damaged by flipped bytes, a cut, junk and a field edit
+    (the sql cases: a word)."""
+    seeds = fuzz_inputs.make_seeds(tmp_path / "seeds")
+    ways = collections.defaultdict(set)
+    for kind, k in fuzz_inputs.cases(10 * len(fuzz_inputs.KINDS)):
+        what = fuzz_inputs.make_case(kind, k, fuzz_inputs.SEED, seeds, tmp_path / "work").what
+        ways[kind] |= {w for w in ("flipped", "cut", "junk", "field", "token", "cell", "word", "/") if w in what}
+    assert set(ways) == set(fuzz_inputs.KINDS)
+    for kind in ("otf", "otf-z", "cubex", "json", "csv", "asl"):
+        assert {"flipped", "cut", "junk"} <= ways[kind], (kind, ways[kind])
+    assert ways["otf"] & {"field"} and ways["cubex"] & {"field"} and ways["json"] & {"/"}
+    assert ways["csv"] & {"cell"} and ways["asl"] & {"token"} and ways["sql"] & {"word"}
 
 
 if __name__ == "__main__":
