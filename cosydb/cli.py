@@ -19,6 +19,11 @@ from rich.text import Text
 from . import __version__, database, interrupts, names, resources
 from .errors import CosyError
 
+try:  # the click that typer runs: its own copy from typer 0.20 on
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - an older typer
+    from click import exceptions as click_errors
+
 
 class _App(typer.Typer):
     """The command line; like coreutils it fails when stdout does not take its output (a full
@@ -28,9 +33,24 @@ class _App(typer.Typer):
         # opened first: a read-only `sql` may no longer open a file for writing when its output fails
         null = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
         try:
-            super().__call__(*args, **kwargs)  # ends in SystemExit (click's standalone mode)
-        except SystemExit as done:
+            code = _exit_code(super().__call__(*args, standalone_mode=False, **kwargs))
+        except SystemExit as done:  # typer.Exit / _fail
             code = done.code
+        except click_errors.NoArgsIsHelpError as usage:  # the command's help
+            usage.show()
+            code = usage.exit_code
+        except click_errors.UsageError as usage:  # one line, as every other error
+            where = usage.ctx.command_path if usage.ctx else "cosydb"
+            command = where.partition(" ")[2]
+            message = names.printable(usage.format_message())
+            err.print(f"cosydb: {command + ': ' if command else ''}{message} (see {where} --help)", soft_wrap=True)
+            code = usage.exit_code
+        except click_errors.ClickException as error:
+            error.show()
+            code = error.exit_code
+        except typer.Abort:  # Ctrl-C outside a command's body (click's: an empty line printed)
+            err.print("cosydb: interrupted (SIGINT)")
+            code = 130
         except OSError as error:  # a command's print to stdout failed
             code = _output_failed(error, null)
         try:
@@ -39,6 +59,12 @@ class _App(typer.Typer):
         except OSError as error:
             code = _output_failed(error, null)
         sys.exit(code)
+
+
+def _exit_code(returned) -> int:
+    """The exit code of a command that returned (click's standalone mode off): 0, or click's
+    Exit code that a command or --help gave."""
+    return returned if isinstance(returned, int) else 0
 
 
 class _OutputFailed(OSError):

@@ -212,3 +212,20 @@ def test_a_read_only_file_system_is_one_line_and_report_still_reports(tmp_path):
         assert sorted(p.name for p in (db / "experiments" / "1").iterdir()) == before
     finally:
         subprocess.run(["umount", str(place)], capture_output=True)
+
+
+def test_usage_errors_are_one_line(tmp_path):
+    """A query that starts like an option, a missing argument, an unknown command or a value
+    out of range: one line naming the command and where its help is, exit code 2 (typer's
+    usage box took a dozen lines)."""
+    db = markup_db(tmp_path)
+    for args, needle in (
+        (("sql", db, "-- 1.5 AS f"), "cosydb: sql: No such option: -- 1.5 AS f (see cosydb sql --help)"),
+        (("sql",), "cosydb: sql: Missing argument"),
+        (("nosuch",), "cosydb: No such command 'nosuch'."),
+        (("report", db, "--top", "0"), "cosydb: report: Invalid value for '--top'"),
+        (("asl", "check"), "cosydb: asl check: Missing argument"),
+    ):
+        result = cosydb(*args)
+        assert one_error_line(result) and needle in result.stderr, (args, result.stderr)
+    assert cosydb("sql", db, "--", "-- a comment\nSELECT 1 AS one").returncode == 0
