@@ -8,6 +8,8 @@ from __future__ import annotations
 import logging
 import os
 import re
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -55,21 +57,73 @@ def session(master: str = "local[2]", settings: dict | None = None):
         from pyspark.sql import SparkSession
     except ImportError:
         raise CosyError("--engine spark", "needs pyspark: pip install 'cosydb[spark]'") from None
-    builder = SparkSession.builder.master(master).appName("cosydb")
-    options = {"spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"}
+    options = {
+        "spark.master": master,
+        "spark.app.name": "cosydb",
+        "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}",
+    }
     if master.startswith("local") and not os.environ.get("SPARK_DRIVER_MEMORY"):
         # local mode computes in the driver's JVM: Spark's default heap of 1 GiB fails at about 10M events
         options["spark.driver.memory"] = f"{local_memory_mib()}m"
-    for key, value in {**SETTINGS, **options, **(settings or {})}.items():
+    options = {**SETTINGS, **options, **(settings or {})}
+    _start_jvm(options)
+    builder = SparkSession.builder
+    for key, value in options.items():
         builder = builder.config(key, value)
     try:
         spark = builder.getOrCreate()
-    except Exception as error:  # no Java, a master that cannot be reached, ...
-        raise CosyError("--engine spark", f"Spark did not start: {_first_line(error)}") from None
+    except Exception as error:  # a master that cannot be reached, ...
+        raise CosyError("--engine spark", f"Spark did not start: {_root_cause(error)}") from None
     spark.sparkContext.setLogLevel("ERROR")
+    _python_workers(spark.sparkContext, master)
     # pyspark also logs each failed query with its JVM stack: cosydb reports it in one line
     logging.getLogger("SQLQueryContextLogger").setLevel(logging.CRITICAL)
     return spark
+
+
+def _start_jvm(options: dict):
+    """Start Spark's JVM with ``options`` unless this process runs one: its stdout and stderr
+    (the JVM's warnings, log4j's lines, the Python workers' output in local mode) go to a
+    temporary file, never to the terminal, where cosydb says what failed in one line."""
+    from pyspark import SparkConf, SparkContext
+    from pyspark.java_gateway import launch_gateway
+
+    if SparkContext._gateway is not None:
+        return
+    output = tempfile.TemporaryFile()
+    try:
+        conf = SparkConf(loadDefaults=False).setAll(options.items())
+        gateway = launch_gateway(conf, {"stdout": output, "stderr": output})
+    except Exception as error:  # no Java, a master spark-submit refuses, ...
+        problem = _jvm_failure(output) or _first_line(error)
+        raise CosyError("--engine spark", f"Spark did not start: {problem}") from None
+    SparkContext._ensure_initialized(gateway=gateway)
+
+
+def _jvm_failure(output) -> str | None:
+    """Why a JVM ended, from its ``output`` (a file): the innermost exception it printed
+    (the last that is no stack frame), else its first line (``spark-class`` finding no Java)."""
+    output.seek(0)
+    lines = [
+        line.removeprefix('Exception in thread "main" ').removeprefix("Caused by: ")
+        for line in output.read().decode(errors="replace").splitlines()
+        if line.strip() and not line[0].isspace() and not line.startswith("WARNING: Using incubator modules")
+    ]
+    raised = [line for line in lines if "Exception" in line or "Error" in line]
+    return raised[-1] if raised else next(iter(lines), None)
+
+
+def _python_workers(context, master: str) -> None:
+    """Spark's Python workers (the trace readers' tasks) run the interpreter given by the
+    user (``PYSPARK_PYTHON``, or ``spark.pyspark.python``, which pyspark alone leaves
+    unused), else in local mode the interpreter running cosydb: ``python3`` on PATH may
+    lack cosydb (a console script of a virtual environment that is not activated)."""
+    if os.environ.get("PYSPARK_PYTHON"):
+        return
+    if context.getConf().get("spark.pyspark.python"):
+        context.pythonExec = context.getConf().get("spark.pyspark.python")
+    elif master.startswith("local") and sys.executable:
+        context.pythonExec = sys.executable
 
 
 def register_experiments(spark, experiments: list[tuple[int, Path]], names: set[str] | None = None) -> list[str]:
@@ -245,16 +299,20 @@ def _failed(error: Exception, where) -> Exception:
 def _root_cause(error: Exception) -> str:
     """The innermost Java exception of a JVM error (a failed task's own error, not the
     "An error occurred while calling o256.parquet" around it), else the first line; the
-    remedy for a JVM out of memory."""
+    exception a Python worker's traceback ends with; the remedy for a JVM out of memory."""
+    text = str(error)
     cause = getattr(error, "java_exception", None)
-    if cause is None:
-        return _first_line(error)
     try:
-        while cause.getCause() is not None:
+        while cause is not None and cause.getCause() is not None:
             cause = cause.getCause()
-        text = f"{cause.getClass().getName()}: {cause.getMessage() or ''}".strip().rstrip(":")
+        if cause is not None:
+            text = f"{cause.getClass().getName()}: {cause.getMessage() or ''}".strip().rstrip(":")
     except Exception:  # noqa: BLE001 - the JVM is gone (it ran out of memory, ...): what py4j said
-        return _first_line(error)
+        pass
+    if "Traceback (most recent call last)" in text:
+        raised = [line.strip() for line in text.splitlines() if line.strip() and not line[0].isspace()]
+        hint = " (the workers' Python, PYSPARK_PYTHON, needs cosydb)" if "No module named 'cosydb'" in text else ""
+        return f"a Python worker failed: {raised[-1]}{hint}"
     if "OutOfMemoryError" in text:
         text += " (give Spark more memory: SPARK_DRIVER_MEMORY=16g in local mode, else spark.executor.memory)"
     return _first_line(Exception(text))
