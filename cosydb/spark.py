@@ -30,6 +30,7 @@ SETTINGS = {
     "spark.sql.session.timeZone": "UTC",
     "spark.sql.cteRecursionLevelLimit": "-1",  # as DuckDB: a recursion runs until it is done
     "spark.sql.cteRecursionRowLimit": "-1",
+    "spark.sql.adaptive.enabled": "true",  # shuffles coalesced to the rows they hold
     "spark.ui.enabled": "false",
     "spark.ui.showConsoleProgress": "false",
 }
@@ -42,6 +43,15 @@ def local_memory_mib() -> int:
     """The heap of a local-mode Spark (the driver's JVM, which runs the tasks too): half of
     this machine's memory (``SPARK_DRIVER_MEMORY`` overrides)."""
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**21
+
+
+def local_cores(master: str) -> int | None:
+    """The cores of a local-mode ``master`` (``local``, ``local[4]``, ``local[*]``,
+    ``local[4,2]``); None for a cluster's."""
+    match = re.fullmatch(r"local(?:\[(\d+|\*)(?:,\d+)?\])?", master)
+    if match is None:
+        return None
+    return (os.cpu_count() or 1) if match.group(1) == "*" else int(match.group(1) or 1)
 
 
 def check_engine(engine: str) -> str:
@@ -65,6 +75,9 @@ def session(master: str = "local[2]", settings: dict | None = None):
     if master.startswith("local") and not os.environ.get("SPARK_DRIVER_MEMORY"):
         # local mode computes in the driver's JVM: Spark's default heap of 1 GiB fails at about 10M events
         options["spark.driver.memory"] = f"{local_memory_mib()}m"
+    if local_cores(master):
+        # a shuffle in as many partitions as cores (Spark's default, 200, is a task each, even for 10 rows)
+        options["spark.sql.shuffle.partitions"] = str(local_cores(master))
     options = {**SETTINGS, **options, **(settings or {})}
     _start_jvm(options)
     builder = SparkSession.builder
@@ -126,11 +139,14 @@ def _python_workers(context, master: str) -> None:
         context.pythonExec = sys.executable
 
 
-def register_experiments(spark, experiments: list[tuple[int, Path]], names: set[str] | None = None) -> list[str]:
+def register_experiments(
+    spark, experiments: list[tuple[int, Path]], names: set[str] | None = None, schemas: dict | None = None
+) -> list[str]:
     """Spark views named like the stored tables over the Parquet files of the experiment
     directories of ``experiments`` ((experiment_id, directory), as the DuckDB catalog's
-    views); ``names``: only those. Returns the names registered (a table without files is
-    left out)."""
+    views); ``names``: only those; ``schemas``: the Spark schema of a table's files where
+    known (Spark infers it otherwise, in a job of its own). Returns the names registered
+    (a table without files is left out)."""
     registered = []
     for name, table in tables.stored().items():
         if names is not None and name not in names:
@@ -139,7 +155,8 @@ def register_experiments(spark, experiments: list[tuple[int, Path]], names: set[
         for experiment_id, directory in experiments:
             files = [str(p.resolve()) for p in table.files(Path(directory))]
             if files:
-                frame = spark.read.parquet(*files)
+                reader = spark.read.schema(schemas[name]) if name in (schemas or {}) else spark.read
+                frame = reader.parquet(*files)
                 frames.append(frame if table.keyed else frame.selectExpr(f"{int(experiment_id)} AS experiment_id", "*"))
         if frames:
             union = frames[0]
@@ -217,10 +234,11 @@ def derive(
                 seconds[f"derive:{obj.name}"] = time.perf_counter() - started
                 continue
             types = {row[0]: row[1] for row in duck.execute(f"DESCRIBE {obj.sql}").fetchall()}
-            _cast(frame, types).drop("experiment_id").write.parquet(str(derived[obj.name].path(directory)))
+            stored = _cast(frame, types).drop("experiment_id")
+            stored.write.parquet(str(derived[obj.name].path(directory)))
         except Exception as error:
             raise _failed(error, where) from None
-        register_experiments(spark, [(experiment_id, directory)], {obj.name})
+        register_experiments(spark, [(experiment_id, directory)], {obj.name}, {obj.name: stored.schema})
         database.create_table_view(duck, derived[obj.name], [(experiment_id, directory)])
         seconds[f"derive:{obj.name}"] = time.perf_counter() - started
     return seconds
@@ -324,10 +342,17 @@ def query(spark, sql: str, where, macros: dict, prefix: str, args: dict | None =
     named ``<prefix>__<cte>``."""
     from . import dialects
 
-    *hoisted, (_, final) = dialects.statements(sql, "spark", where, macros, prefix)
+    key = (sql, str(where), prefix)  # macros: those of sql/, the same in every call
+    if key not in _TRANSLATED:
+        _TRANSLATED[key] = dialects.statements(sql, "spark", where, macros, prefix)
+    *hoisted, (_, final) = _TRANSLATED[key]
     for name, statement in hoisted:
         kept(spark.sql(statement, args=args), name)
     return spark.sql(final, args=args)
+
+
+#: ``query``'s translations in this process (a test run loads and reports many traces)
+_TRANSLATED: dict[tuple, list] = {}
 
 
 def kept(frame, name: str):
