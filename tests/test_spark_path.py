@@ -66,3 +66,11 @@ def test_spark_failure_is_one_line_without_java_stack(tmp_path, bare_env, option
     assert len(lines) == 1 and lines[0].startswith("cosydb: ") and needle in lines[0], result.stderr
     assert "\tat " not in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "db").exists()
+
+
+def test_local_shuffles_have_a_partition_per_core(bare_env, tmp_path):
+    """Spark's default of 200 shuffle partitions is 200 tasks per shuffle even for ten rows."""
+    script = "from cosydb import spark; print(spark.session('local[3]').conf.get('spark.sql.shuffle.partitions'))"
+    result = subprocess.run([sys.executable, "-c", script], env=bare_env, cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["3"]
