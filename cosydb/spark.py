@@ -187,7 +187,7 @@ def job_runner(spark):
         try:
             results = spark.sparkContext.parallelize([(function, j) for j in jobs], len(jobs)).map(_task).collect()
         except Exception as error:  # a task that Spark gave up on (its executor lost, ...)
-            if type(error).__module__.startswith(("pyspark", "py4j")):
+            if _from_spark(error):
                 raise died(jobs[0], f"Spark: {_root_cause(error)}") from None
             raise
         finally:
@@ -309,9 +309,15 @@ def _cast(frame, columns: dict[str, str]):
 
 def _failed(error: Exception, where) -> Exception:
     """A Spark error as cosydb's one line naming ``where``; any other error as it is."""
-    if type(error).__module__.startswith(("pyspark", "py4j")):
+    if _from_spark(error):
         return CosyError(where, f"Spark failed: {_root_cause(error)}")
     return error
+
+
+def _from_spark(error: Exception) -> bool:
+    """Whether ``error`` is Spark's: raised by pyspark or py4j, or py4j's socket to a JVM
+    that is gone (killed for memory by the system, ...)."""
+    return type(error).__module__.startswith(("pyspark", "py4j")) or isinstance(error, ConnectionError)
 
 
 def _root_cause(error: Exception) -> str:
@@ -331,6 +337,8 @@ def _root_cause(error: Exception) -> str:
         raised = [line.strip() for line in text.splitlines() if line.strip() and not line[0].isspace()]
         hint = " (the workers' Python, PYSPARK_PYTHON, needs cosydb)" if "No module named 'cosydb'" in text else ""
         return f"a Python worker failed: {raised[-1]}{hint}"
+    if isinstance(error, ConnectionError):
+        text = f"its JVM is gone (killed by the system for memory?): {text}"
     if "OutOfMemoryError" in text:
         text += " (give Spark more memory: SPARK_DRIVER_MEMORY=16g in local mode, else spark.executor.memory)"
     return _first_line(Exception(text))

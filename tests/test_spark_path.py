@@ -74,3 +74,14 @@ def test_local_shuffles_have_a_partition_per_core(bare_env, tmp_path):
     result = subprocess.run([sys.executable, "-c", script], env=bare_env, cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["3"]
+
+
+def test_a_jvm_that_is_gone_is_one_line():
+    """py4j's socket to a JVM the system killed (out of memory) raised ConnectionRefusedError,
+    which reached the user as a traceback."""
+    from cosydb import spark
+
+    failed = spark._failed(ConnectionRefusedError(111, "Connection refused"), "properties/x.sql")
+    assert str(failed) == "properties/x.sql: Spark failed: its JVM is gone (killed by the system for memory?): " + (
+        "[Errno 111] Connection refused"
+    )
