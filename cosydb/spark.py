@@ -76,7 +76,7 @@ def session(master: str = "local[2]", settings: dict | None = None):
         # local mode computes in the driver's JVM: Spark's default heap of 1 GiB fails at about 10M events
         options["spark.driver.memory"] = f"{local_memory_mib()}m"
     if local_cores(master):
-        # a shuffle in as many partitions as cores (Spark's default, 200, is a task each, even for 10 rows)
+        # a shuffle in as many partitions as cores, not Spark's 200 (which adaptive execution coalesces)
         options["spark.sql.shuffle.partitions"] = str(local_cores(master))
     options = {**SETTINGS, **options, **(settings or {})}
     _start_jvm(options)
