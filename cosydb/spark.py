@@ -8,6 +8,8 @@ from __future__ import annotations
 import logging
 import os
 import re
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,6 +30,7 @@ SETTINGS = {
     "spark.sql.session.timeZone": "UTC",
     "spark.sql.cteRecursionLevelLimit": "-1",  # as DuckDB: a recursion runs until it is done
     "spark.sql.cteRecursionRowLimit": "-1",
+    "spark.sql.adaptive.enabled": "true",  # shuffles coalesced to the rows they hold
     "spark.ui.enabled": "false",
     "spark.ui.showConsoleProgress": "false",
 }
@@ -40,6 +43,15 @@ def local_memory_mib() -> int:
     """The heap of a local-mode Spark (the driver's JVM, which runs the tasks too): half of
     this machine's memory (``SPARK_DRIVER_MEMORY`` overrides)."""
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**21
+
+
+def local_cores(master: str) -> int | None:
+    """The cores of a local-mode ``master`` (``local``, ``local[4]``, ``local[*]``,
+    ``local[4,2]``); None for a cluster's."""
+    match = re.fullmatch(r"local(?:\[(\d+|\*)(?:,\d+)?\])?", master)
+    if match is None:
+        return None
+    return (os.cpu_count() or 1) if match.group(1) == "*" else int(match.group(1) or 1)
 
 
 def check_engine(engine: str) -> str:
@@ -55,28 +67,86 @@ def session(master: str = "local[2]", settings: dict | None = None):
         from pyspark.sql import SparkSession
     except ImportError:
         raise CosyError("--engine spark", "needs pyspark: pip install 'cosydb[spark]'") from None
-    builder = SparkSession.builder.master(master).appName("cosydb")
-    options = {"spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"}
+    options = {
+        "spark.master": master,
+        "spark.app.name": "cosydb",
+        "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}",
+    }
     if master.startswith("local") and not os.environ.get("SPARK_DRIVER_MEMORY"):
         # local mode computes in the driver's JVM: Spark's default heap of 1 GiB fails at about 10M events
         options["spark.driver.memory"] = f"{local_memory_mib()}m"
-    for key, value in {**SETTINGS, **options, **(settings or {})}.items():
+    if local_cores(master):
+        # a shuffle in as many partitions as cores, not Spark's 200 (which adaptive execution coalesces)
+        options["spark.sql.shuffle.partitions"] = str(local_cores(master))
+    options = {**SETTINGS, **options, **(settings or {})}
+    _start_jvm(options)
+    builder = SparkSession.builder
+    for key, value in options.items():
         builder = builder.config(key, value)
     try:
         spark = builder.getOrCreate()
-    except Exception as error:  # no Java, a master that cannot be reached, ...
-        raise CosyError("--engine spark", f"Spark did not start: {_first_line(error)}") from None
+    except Exception as error:  # a master that cannot be reached, ...
+        raise CosyError("--engine spark", f"Spark did not start: {_root_cause(error)}") from None
     spark.sparkContext.setLogLevel("ERROR")
+    _python_workers(spark.sparkContext, master)
     # pyspark also logs each failed query with its JVM stack: cosydb reports it in one line
     logging.getLogger("SQLQueryContextLogger").setLevel(logging.CRITICAL)
     return spark
 
 
-def register_experiments(spark, experiments: list[tuple[int, Path]], names: set[str] | None = None) -> list[str]:
+def _start_jvm(options: dict):
+    """Start Spark's JVM with ``options`` unless this process runs one: its stdout and stderr
+    (the JVM's warnings, log4j's lines, the Python workers' output in local mode) go to a
+    temporary file, never to the terminal, where cosydb says what failed in one line."""
+    from pyspark import SparkConf, SparkContext
+    from pyspark.java_gateway import launch_gateway
+
+    if SparkContext._gateway is not None:
+        return
+    output = tempfile.TemporaryFile()
+    try:
+        conf = SparkConf(loadDefaults=False).setAll(options.items())
+        gateway = launch_gateway(conf, {"stdout": output, "stderr": output})
+    except Exception as error:  # no Java, a master spark-submit refuses, ...
+        problem = _jvm_failure(output) or _first_line(error)
+        raise CosyError("--engine spark", f"Spark did not start: {problem}") from None
+    SparkContext._ensure_initialized(gateway=gateway)
+
+
+def _jvm_failure(output) -> str | None:
+    """Why a JVM ended, from its ``output`` (a file): the innermost exception it printed
+    (the last that is no stack frame), else its first line (``spark-class`` finding no Java)."""
+    output.seek(0)
+    lines = [
+        line.removeprefix('Exception in thread "main" ').removeprefix("Caused by: ")
+        for line in output.read().decode(errors="replace").splitlines()
+        if line.strip() and not line[0].isspace() and not line.startswith("WARNING: Using incubator modules")
+    ]
+    raised = [line for line in lines if "Exception" in line or "Error" in line]
+    return raised[-1] if raised else next(iter(lines), None)
+
+
+def _python_workers(context, master: str) -> None:
+    """Spark's Python workers (the trace readers' tasks) run the interpreter given by the
+    user (``PYSPARK_PYTHON``, or ``spark.pyspark.python``, which pyspark alone leaves
+    unused), else in local mode the interpreter running cosydb: ``python3`` on PATH may
+    lack cosydb (a console script of a virtual environment that is not activated)."""
+    if os.environ.get("PYSPARK_PYTHON"):
+        return
+    if context.getConf().get("spark.pyspark.python"):
+        context.pythonExec = context.getConf().get("spark.pyspark.python")
+    elif master.startswith("local") and sys.executable:
+        context.pythonExec = sys.executable
+
+
+def register_experiments(
+    spark, experiments: list[tuple[int, Path]], names: set[str] | None = None, schemas: dict | None = None
+) -> list[str]:
     """Spark views named like the stored tables over the Parquet files of the experiment
     directories of ``experiments`` ((experiment_id, directory), as the DuckDB catalog's
-    views); ``names``: only those. Returns the names registered (a table without files is
-    left out)."""
+    views); ``names``: only those; ``schemas``: the Spark schema of a table's files where
+    known (Spark infers it otherwise, in a job of its own). Returns the names registered
+    (a table without files is left out)."""
     registered = []
     for name, table in tables.stored().items():
         if names is not None and name not in names:
@@ -85,7 +155,8 @@ def register_experiments(spark, experiments: list[tuple[int, Path]], names: set[
         for experiment_id, directory in experiments:
             files = [str(p.resolve()) for p in table.files(Path(directory))]
             if files:
-                frame = spark.read.parquet(*files)
+                reader = spark.read.schema(schemas[name]) if name in (schemas or {}) else spark.read
+                frame = reader.parquet(*files)
                 frames.append(frame if table.keyed else frame.selectExpr(f"{int(experiment_id)} AS experiment_id", "*"))
         if frames:
             union = frames[0]
@@ -116,7 +187,7 @@ def job_runner(spark):
         try:
             results = spark.sparkContext.parallelize([(function, j) for j in jobs], len(jobs)).map(_task).collect()
         except Exception as error:  # a task that Spark gave up on (its executor lost, ...)
-            if type(error).__module__.startswith(("pyspark", "py4j")):
+            if _from_spark(error):
                 raise died(jobs[0], f"Spark: {_root_cause(error)}") from None
             raise
         finally:
@@ -163,10 +234,11 @@ def derive(
                 seconds[f"derive:{obj.name}"] = time.perf_counter() - started
                 continue
             types = {row[0]: row[1] for row in duck.execute(f"DESCRIBE {obj.sql}").fetchall()}
-            _cast(frame, types).drop("experiment_id").write.parquet(str(derived[obj.name].path(directory)))
+            stored = _cast(frame, types).drop("experiment_id")
+            stored.write.parquet(str(derived[obj.name].path(directory)))
         except Exception as error:
             raise _failed(error, where) from None
-        register_experiments(spark, [(experiment_id, directory)], {obj.name})
+        register_experiments(spark, [(experiment_id, directory)], {obj.name}, {obj.name: stored.schema})
         database.create_table_view(duck, derived[obj.name], [(experiment_id, directory)])
         seconds[f"derive:{obj.name}"] = time.perf_counter() - started
     return seconds
@@ -237,24 +309,36 @@ def _cast(frame, columns: dict[str, str]):
 
 def _failed(error: Exception, where) -> Exception:
     """A Spark error as cosydb's one line naming ``where``; any other error as it is."""
-    if type(error).__module__.startswith(("pyspark", "py4j")):
+    if _from_spark(error):
         return CosyError(where, f"Spark failed: {_root_cause(error)}")
     return error
+
+
+def _from_spark(error: Exception) -> bool:
+    """Whether ``error`` is Spark's: raised by pyspark or py4j, or py4j's socket to a JVM
+    that is gone (killed for memory by the system, ...)."""
+    return type(error).__module__.startswith(("pyspark", "py4j")) or isinstance(error, ConnectionError)
 
 
 def _root_cause(error: Exception) -> str:
     """The innermost Java exception of a JVM error (a failed task's own error, not the
     "An error occurred while calling o256.parquet" around it), else the first line; the
-    remedy for a JVM out of memory."""
+    exception a Python worker's traceback ends with; the remedy for a JVM out of memory."""
+    text = str(error)
     cause = getattr(error, "java_exception", None)
-    if cause is None:
-        return _first_line(error)
     try:
-        while cause.getCause() is not None:
+        while cause is not None and cause.getCause() is not None:
             cause = cause.getCause()
-        text = f"{cause.getClass().getName()}: {cause.getMessage() or ''}".strip().rstrip(":")
+        if cause is not None:
+            text = f"{cause.getClass().getName()}: {cause.getMessage() or ''}".strip().rstrip(":")
     except Exception:  # noqa: BLE001 - the JVM is gone (it ran out of memory, ...): what py4j said
-        return _first_line(error)
+        pass
+    if "Traceback (most recent call last)" in text:
+        raised = [line.strip() for line in text.splitlines() if line.strip() and not line[0].isspace()]
+        hint = " (the workers' Python, PYSPARK_PYTHON, needs cosydb)" if "No module named 'cosydb'" in text else ""
+        return f"a Python worker failed: {raised[-1]}{hint}"
+    if isinstance(error, ConnectionError):
+        text = f"its JVM is gone (killed by the system for memory?): {text}"
     if "OutOfMemoryError" in text:
         text += " (give Spark more memory: SPARK_DRIVER_MEMORY=16g in local mode, else spark.executor.memory)"
     return _first_line(Exception(text))
@@ -266,10 +350,17 @@ def query(spark, sql: str, where, macros: dict, prefix: str, args: dict | None =
     named ``<prefix>__<cte>``."""
     from . import dialects
 
-    *hoisted, (_, final) = dialects.statements(sql, "spark", where, macros, prefix)
+    key = (sql, str(where), prefix)  # macros: those of sql/, the same in every call
+    if key not in _TRANSLATED:
+        _TRANSLATED[key] = dialects.statements(sql, "spark", where, macros, prefix)
+    *hoisted, (_, final) = _TRANSLATED[key]
     for name, statement in hoisted:
         kept(spark.sql(statement, args=args), name)
     return spark.sql(final, args=args)
+
+
+#: ``query``'s translations in this process (a test run loads and reports many traces)
+_TRANSLATED: dict[tuple, list] = {}
 
 
 def kept(frame, name: str):
