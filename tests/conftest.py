@@ -230,7 +230,7 @@ SLOW_MODULES = [
 
 
 #: The fixtures that make a test need a tier's resources, and the tier's marker.
-TIER_FIXTURES = {"spark_session": "spark", "standalone_cluster": "spark", "page": "browser"}
+TIER_FIXTURES = {"spark_session": "spark", "standalone_cluster": "spark", "bare_env": "spark", "page": "browser"}
 
 
 def pytest_collection_modifyitems(items):

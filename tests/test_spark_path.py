@@ -10,9 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import COSYDB
-
-TRACE = "/work/shared/traces/scorep-late_sender/traces.otf2"
+from conftest import COSYDB, real_trace
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +31,9 @@ def bare_env(tmp_path_factory):
 
 
 def _load(tmp_path, env, *options):
+    trace = real_trace("scorep-late_sender") / "traces.otf2"
     return subprocess.run(
-        [COSYDB, "load", TRACE, "--db", str(tmp_path / "db"), "--engine", "spark", *options],
+        [COSYDB, "load", trace, "--db", str(tmp_path / "db"), "--engine", "spark", *options],
         env=env,
         cwd=tmp_path,  # not the repository, whose cosydb/ any python3 imports
         capture_output=True,
@@ -43,6 +42,7 @@ def _load(tmp_path, env, *options):
     )
 
 
+@pytest.mark.spark
 def test_spark_load_from_unactivated_venv_runs_workers_with_cosydbs_python(tmp_path, bare_env):
     result = _load(tmp_path, bare_env)
     assert result.returncode == 0, result.stderr
@@ -51,6 +51,7 @@ def test_spark_load_from_unactivated_venv_runs_workers_with_cosydbs_python(tmp_p
     assert (tmp_path / "db" / "cosydb.duckdb").is_file()
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize(
     "options, extra_env, needle",
     [
@@ -68,6 +69,7 @@ def test_spark_failure_is_one_line_without_java_stack(tmp_path, bare_env, option
     assert not (tmp_path / "db").exists()
 
 
+@pytest.mark.spark
 def test_local_shuffles_have_a_partition_per_core(bare_env, tmp_path):
     """Spark's default of 200 shuffle partitions is 200 tasks per shuffle even for ten rows."""
     script = "from cosydb import spark; print(spark.session('local[3]').conf.get('spark.sql.shuffle.partitions'))"
