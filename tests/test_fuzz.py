@@ -154,6 +154,7 @@ def fuzz(source: Path, directory: Path, mutants: int, seed: int = SEED, loader: 
     return outcomes, failures, seconds
 
 
+@pytest.mark.slow
 def test_damaged_traces_fail_cleanly(tmp_path):
     source = real_trace(TRACE)
     started = time.perf_counter()
@@ -309,6 +310,7 @@ def test_unknown_enum_values_are_load_warnings(tmp_path):
 INPUT_CASES = int(os.environ.get("COSYDB_FUZZ_N", 10 * len(fuzz_inputs.KINDS)))
 
 
+@pytest.mark.slow
 def test_damaged_other_inputs_fail_cleanly(tmp_path):
     """Every case loads or runs (exit 0) or is refused in one line naming its file; no
     traceback, internal error, hang, or file left behind (the summary lists any)."""

@@ -205,6 +205,7 @@ def test_kill9_leaves_a_staging_directory_the_next_load_removes(tmp_path, big, e
     assert experiments(db) == ([(1, "small"), (2, "next")] if existing else [(1, "next")])
 
 
+@pytest.mark.slow
 def test_a_second_load_waits_for_the_first(tmp_path, big):
     db = tmp_path / "both.cosydb"
     first = start_load(big, db)
@@ -220,6 +221,7 @@ def test_a_second_load_waits_for_the_first(tmp_path, big):
     assert staging_dirs(db) == []
 
 
+@pytest.mark.slow
 def test_loads_racing_to_create_a_database(tmp_path):
     """Two loads of one trace started together into a new database: distinct ids and names."""
     trace = small_trace(tmp_path)
@@ -253,6 +255,7 @@ STORE_LOOP = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_catalog_rewrites_racing_a_commit_never_hide_an_experiment(tmp_path, big):
     """A report stores its results (engine.store) and the catalog is rewritten (as
     ``database.connect`` does for a moved database) in a loop while a load commits: once

@@ -7,9 +7,13 @@ import hashlib
 import subprocess
 import sys
 
+import duckdb
 import pytest
 from conftest import cosydb, small_trace
 from test_cli_safety import one_error_line
+
+from cosydb.api import Database
+from cosydb.errors import CosyError
 
 
 @pytest.fixture(scope="module")
@@ -73,11 +77,28 @@ WRAPPERS = {
 
 @pytest.mark.parametrize("wrapper", WRAPPERS)
 def test_every_write_form_is_refused_and_the_files_stay_as_they_were(db, tmp_path, wrapper):
+    """Through the Python API, which makes the same statement check as ``cosydb sql`` but
+    runs without its process's file-system guard: a form the check let through would run
+    (or fail in DuckDB, not in the check) and change the files. A form the wrapper makes
+    unparsable runs nothing."""
     before = digest(db)
+    api = Database(db)
     for form in write_forms(db, tmp_path):
-        result = cosydb("sql", db, WRAPPERS[wrapper].format(form))
-        assert one_error_line(result), (wrapper, form, result.stdout, result.stderr)
-        assert result.stdout == "", (wrapper, form)
+        with pytest.raises((CosyError, duckdb.ParserException)) as refused:
+            api.sql(WRAPPERS[wrapper].format(form))
+        assert "\n" not in str(refused.value) or refused.type is duckdb.ParserException, (wrapper, form)
+    assert digest(db) == before
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_command_line_refuses_every_form_and_wrapper_in_one_line(db, tmp_path):
+    """``cosydb sql`` itself: each write form bare, and each wrapper around the first form."""
+    before = digest(db)
+    forms = write_forms(db, tmp_path)
+    for query in [*forms, *(wrapper.format(forms[0]) for wrapper in WRAPPERS.values())]:
+        result = cosydb("sql", db, query)
+        assert one_error_line(result), (query, result.stdout, result.stderr)
+        assert result.stdout == "", query
     assert digest(db) == before
     assert list(tmp_path.iterdir()) == []
 
