@@ -32,6 +32,15 @@ def small_trace(tmp_path):
     return b.write(tmp_path / "run").parent
 
 
+def small_db(tmp_path_factory) -> Path:
+    """``small_trace`` loaded by the ``cosydb`` command line into a new database; its path."""
+    tmp = tmp_path_factory.mktemp("small")
+    db = tmp / "small.cosydb"
+    loaded = cosydb("load", small_trace(tmp), "--db", db)
+    assert loaded.returncode == 0, loaded.stderr
+    return db
+
+
 def assert_clean_failure(result, needle):
     """Exit code 2, one line on stderr holding ``needle``, no traceback."""
     assert result.returncode == 2, result

@@ -10,16 +10,12 @@ import subprocess
 import sys
 
 import pytest
-from conftest import COSYDB, cosydb, small_trace
+from conftest import COSYDB, cosydb, small_db
 
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("formats")
-    db = tmp / "f.cosydb"
-    loaded = cosydb("load", small_trace(tmp), "--db", db)
-    assert loaded.returncode == 0, loaded.stderr
-    return db
+    return small_db(tmp_path_factory)
 
 
 def strict_json(text: str):

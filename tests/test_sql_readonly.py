@@ -9,7 +9,7 @@ import sys
 
 import duckdb
 import pytest
-from conftest import cosydb, small_trace
+from conftest import cosydb, small_db
 from test_cli_safety import one_error_line
 
 from cosydb.api import Database
@@ -18,11 +18,7 @@ from cosydb.errors import CosyError
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("ro")
-    db = tmp / "r.cosydb"
-    loaded = cosydb("load", small_trace(tmp), "--db", db)
-    assert loaded.returncode == 0, loaded.stderr
-    return db
+    return small_db(tmp_path_factory)
 
 
 def digest(directory) -> dict:
