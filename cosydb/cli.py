@@ -32,6 +32,7 @@ class _App(typer.Typer):
     def __call__(self, *args, **kwargs):
         # opened first: a read-only `sql` may no longer open a file for writing when its output fails
         null = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+        interrupts.between_handled()
         try:
             code = _exit_code(super().__call__(*args, standalone_mode=False, **kwargs))
         except SystemExit as done:  # typer.Exit / _fail
@@ -48,11 +49,15 @@ class _App(typer.Typer):
         except click_errors.ClickException as error:
             error.show()
             code = error.exit_code
-        except typer.Abort:  # Ctrl-C outside a command's body (click's: an empty line printed)
-            err.print("cosydb: interrupted (SIGINT)")
+        except typer.Abort:  # Ctrl-C outside a command's body, where typer does not make it exit code 130
             code = 130
         except OSError as error:  # a command's print to stdout failed
             code = _output_failed(error, null)
+        signum = interrupts.raised_between()
+        if signum:  # outside a command's body (printing its result): one line, as inside it
+            error = interrupts.Interrupted(signum)
+            err.print(f"cosydb: {error}")
+            code = error.exit_code
         try:
             if sys.stdout is not None:
                 sys.stdout.flush()

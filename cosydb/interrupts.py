@@ -69,6 +69,32 @@ def _handler(signum, frame):
     raise Interrupted(signum)
 
 
+_between: list[int] = []  # the signal between_handled raised for, if any
+
+
+def _raise(signum, frame):
+    _between.append(signum)
+    raise Interrupted(signum)
+
+
+def raised_between() -> int | None:
+    """The signal that :func:`between_handled` turned into :class:`Interrupted`, if any."""
+    return _between[0] if _between else None
+
+
+def between_handled() -> None:
+    """Outside :func:`handled` (a command printing its result), SIGINT, SIGTERM and SIGHUP
+    raise :class:`Interrupted` too, noted for :func:`raised_between`: the command line then
+    ends with one line and ``128 + signal``. A signal ignored, or with a handler other than
+    Python's default, is left so."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for signame in _NAMES:
+        signum = getattr(signal, signame, None)
+        if signum is not None and signal.getsignal(signum) in (signal.SIG_DFL, signal.default_int_handler):
+            signal.signal(signum, _raise)
+
+
 @contextlib.contextmanager
 def handled():
     """Turn SIGINT, SIGTERM and SIGHUP into :class:`Interrupted` for the duration (only in

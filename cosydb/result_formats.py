@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import decimal
+import io
 import json
 import math
 import uuid
@@ -131,15 +132,26 @@ def _plain(value) -> str:
 
 
 def write_csv(batches: pa.RecordBatchReader, out: BinaryIO) -> None:
-    """The rows as CSV with a header line, written a batch at a time."""
+    """The rows as CSV with a header line, written a batch at a time. Each batch's text is
+    made in memory and written by Python, whose write to a full pipe a signal interrupts
+    (Arrow's own write to ``out`` waited on the pipe whatever signal came)."""
     schema = pa.schema([pa.field(f.name, _csv_type(f.type)) for f in batches.schema])
-    with pacsv.CSVWriter(out, schema) as writer:
+    text = io.BytesIO()
+
+    def flush() -> None:
+        out.write(text.getvalue())
+        text.seek(0)
+        text.truncate()
+
+    with pacsv.CSVWriter(text, schema) as writer:
         for batch in batches:
             writer.write_batch(
                 pa.RecordBatch.from_arrays(
                     [_csv_column(c, f.type) for c, f in zip(batch.columns, schema)], schema=schema
                 )
             )
+            flush()
+    flush()  # the header of no rows, or what closing the writer wrote
 
 
 def cell_text(value) -> str:

@@ -3,6 +3,7 @@
 does not take is an error, every command stops on a signal as ``load`` does, and the
 smaller messages (out of memory, a full disk, a symbolic link loop) say what to do."""
 
+import contextlib
 import os
 import signal
 import stat
@@ -277,3 +278,37 @@ def test_a_full_disk_names_the_file(tmp_path, db):
         assert not list(inside.rglob("*.tmp"))
     finally:
         subprocess.run(["umount", str(small)], capture_output=True)
+
+
+def writing_to_a_full_pipe(process):
+    """Is ``process`` blocked writing to a pipe nobody reads?"""
+
+    def check():
+        with contextlib.suppress(OSError):
+            return Path(f"/proc/{process.pid}/wchan").read_text().endswith("pipe_write")
+        return False
+
+    return check
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("sql", "{db}", "SELECT * FROM range(3000000)", "--format", "csv"), ("properties", "--format", "markdown")],
+    ids=["sql csv while it streams", "properties while it prints"],
+)
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_a_command_blocked_on_its_output(db, args, signum):
+    """A reader that stops reading: sql's CSV (written a batch at a time) and the catalog
+    printed after the command's work block on the full pipe; a signal ends either with one
+    line and 128 + n, the pipe still unread (Arrow's own write waited whatever signal came;
+    SIGTERM while printing killed the process silently, -15)."""
+    process = start(*(str(a).format(db=db) for a in args))
+    wait_for(writing_to_a_full_pipe(process), process, what="blocked on its output")
+    process.send_signal(signum)
+    try:  # the pipe still unread: the signal alone must end it
+        code = process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        pytest.fail("the command went on writing after the signal")
+    assert code == 128 + signum
+    assert_one_line(process.stderr.read(), f"cosydb: interrupted ({signal.Signals(signum).name})")
