@@ -75,9 +75,9 @@ def session(master: str = "local[2]", settings: dict | None = None):
     if master.startswith("local") and not os.environ.get("SPARK_DRIVER_MEMORY"):
         # local mode computes in the driver's JVM: Spark's default heap of 1 GiB fails at about 10M events
         options["spark.driver.memory"] = f"{local_memory_mib()}m"
-    if local_cores(master):
+    if cores := local_cores(master):
         # a shuffle in as many partitions as cores, not Spark's 200 (which adaptive execution coalesces)
-        options["spark.sql.shuffle.partitions"] = str(local_cores(master))
+        options["spark.sql.shuffle.partitions"] = str(cores)
     options = {**SETTINGS, **options, **(settings or {})}
     _start_jvm(options)
     builder = SparkSession.builder
