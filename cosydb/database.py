@@ -164,16 +164,17 @@ def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyC
         raise CosyError(root, f"not a cosydb database (no {CATALOG})")
     catalog = str(root / CATALOG)
     try:
-        con = duckdb.connect(catalog, read_only=True)
+        con = duckdb.connect(catalog, read_only=read_only)
         cur = con.execute("SELECT * FROM cosydb_catalog")
         stored = dict(zip((d[0] for d in cur.description), cur.fetchone()))
-        con.close()
     except duckdb.Error as error:
         raise CosyError(catalog, f"unreadable catalog ({error})") from None
     if stored["schema_version"] != SCHEMA_VERSION:
+        con.close()
         raise CosyError(root, f"schema version {stored['schema_version']}; this cosydb reads version {SCHEMA_VERSION}")
     # a moved directory, or views written by another version of sql/ (e.g. a new column)
     if stored["root"] != str(root.resolve()) or stored.get("sql_fingerprint") != sqlviews.fingerprint():
+        con.close()
         try:
             write_catalog(root)
         except OSError as error:
@@ -182,7 +183,8 @@ def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyC
                 f"its catalog must be rewritten (moved, or written by another cosydb) "
                 f"but cannot be: {error.strerror or error}",
             ) from None
-    return interrupts.interruptible(duckdb.connect(catalog, read_only=read_only))
+        con = duckdb.connect(catalog, read_only=read_only)
+    return interrupts.interruptible(con)
 
 
 def next_experiment_id(root: Path) -> int:

@@ -123,7 +123,9 @@ def _derive(
         objects = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), set(written))}
         derived = tables.derived()
         parts = partitions.plan(con, partitions.events_per_partition())
-        sqlviews.create_all(con, set(written), materialize=materialize)
+        # the tables and what they and the checks read (the views of the report are created in the catalog)
+        checked = {name for obj in _checks() for name in obj.refs}
+        sqlviews.create_all(con, set(written), materialize=materialize, wanted=set(derived) | checked)
         seconds = {"derive": time.perf_counter() - started} | per_table
         started = time.perf_counter()
         return _check_model(con, say), seconds | {"checks": time.perf_counter() - started}, len(parts)
@@ -135,9 +137,14 @@ def _check_model(con: duckdb.DuckDBPyConnection, say: Callable[[str], None]) -> 
     """The rows of ``sql/checks`` (load warnings) on a connection with the model's views."""
     say("checking the model")
     rows = []
-    for obj in sqlviews.ordered(sqlviews.load_objects("cosydb.sql.checks"), database.object_names()):
+    for obj in _checks():
         rows += con.execute(obj.sql).to_arrow_table().to_pylist()
     return rows
+
+
+def _checks() -> list[sqlviews.SqlObject]:
+    """The queries of ``sql/checks``, rendered."""
+    return sqlviews.ordered(sqlviews.load_objects("cosydb.sql.checks"), database.object_names())
 
 
 def _derive_on_spark(

@@ -152,15 +152,25 @@ def create_all(
     base_tables: set[str],
     package: str = "cosydb.sql",
     materialize: Callable[[SqlObject], None] | None = None,
+    wanted: set[str] | None = None,
 ) -> list[str]:
-    """Create every object of ``package`` on ``con``; returns their names in creation order.
+    """Create every object of ``package`` on ``con`` (``wanted``: only those and the objects
+    they read); returns their names in creation order.
 
     Objects materialised as tables are passed to ``materialize`` when given
     (which must leave a relation of that name on ``con``), and otherwise
     skipped: the caller has already made them available as base tables.
     """
+    objects = ordered(load_objects(package), base_tables)
+    if wanted is not None:
+        wanted = set(wanted)
+        for obj in reversed(objects):  # readers before what they read
+            if obj.name in wanted:
+                wanted.update(obj.refs)
     names = []
-    for obj in ordered(load_objects(package), base_tables):
+    for obj in objects:
+        if wanted is not None and obj.name not in wanted:
+            continue
         if obj.is_table:
             if materialize is None:
                 continue

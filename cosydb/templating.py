@@ -16,9 +16,12 @@ import contextlib
 import ctypes
 import functools
 import hashlib
+import itertools
 import math
 import operator
+import os
 import threading
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -69,29 +72,53 @@ class RenderTimeout(Exception):
     """A render ran longer than RENDER_SECONDS."""
 
 
-@contextlib.contextmanager
-def _time_limit(seconds: float):
-    """Raise RenderTimeout in this thread if the block runs longer than ``seconds`` (an
-    asynchronous exception, raised between two Python instructions of the template's code)."""
-    thread = ctypes.c_ulong(threading.get_ident())
-    lock = threading.Lock()
-    armed = [True]
+class _Watchdog:
+    """One daemon thread that raises RenderTimeout in a thread whose render passed its
+    deadline (an asynchronous exception, raised between two Python instructions of the
+    template's code): a render arms and disarms it, no thread is started per render."""
 
-    def expire():
-        with lock:
-            if armed[0]:
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(thread, ctypes.py_object(RenderTimeout))
+    def __init__(self):
+        self._start()
+        os.register_at_fork(after_in_child=self._start)  # a forked child has no watchdog thread yet
 
-    timer = threading.Timer(seconds, expire)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        with lock:
-            armed[0] = False
-            timer.cancel()
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(thread, None)  # one set but not raised yet
+    def _start(self) -> None:
+        self._changed = threading.Condition()
+        self._deadlines: dict[int, tuple[float, int]] = {}  # token: (deadline, thread ident)
+        self._tokens = itertools.count()
+        self._thread: threading.Thread | None = None
+
+    @contextlib.contextmanager
+    def limit(self, seconds: float):
+        with self._changed:
+            token = next(self._tokens)
+            idle = not self._deadlines  # else it wakes for an earlier deadline (all limits are alike)
+            self._deadlines[token] = (time.monotonic() + seconds, threading.get_ident())
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._watch, name="cosydb-render-watchdog", daemon=True)
+                self._thread.start()
+            elif idle:
+                self._changed.notify()
+        try:
+            yield
+        finally:
+            with self._changed:
+                if self._deadlines.pop(token, None) is None:  # expired: an exception set but not raised yet
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
+
+    def _watch(self) -> None:
+        with self._changed:
+            while True:
+                now = time.monotonic()
+                for token, (deadline, ident) in list(self._deadlines.items()):
+                    if deadline <= now:
+                        del self._deadlines[token]
+                        raised = ctypes.py_object(RenderTimeout)
+                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), raised)
+                soonest = min((deadline for deadline, _ in self._deadlines.values()), default=None)
+                self._changed.wait(None if soonest is None else soonest - now)
+
+
+_time_limit = _Watchdog().limit
 
 
 def environment(search_paths: Iterable[str | Path] = ()) -> jinja2.Environment:

@@ -91,9 +91,9 @@ print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, d
 
 @pytest.mark.parametrize("fmt", ["table", "csv", "json"])
 def test_a_large_result_is_written_in_bounded_memory(db, fmt):
-    """2 million rows of 200 characters (400 MB of text): the cosydb process's peak resident
+    """500,000 rows of 800 characters (400 MB of text): the cosydb process's peak resident
     memory stays below what holding the result would take."""
-    query = "SELECT range AS i, repeat('x', 200) AS s FROM range(2000000)"
+    query = "SELECT range AS i, repeat('x', 800) AS s FROM range(500000)"
     done = subprocess.run(
         [sys.executable, "-c", PEAK, COSYDB, "sql", str(db), query, "--format", fmt], capture_output=True, text=True
     )
