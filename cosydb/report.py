@@ -216,11 +216,29 @@ def catalog_table(catalog: dict) -> pa.Table:
     return tables.conform(database.CATALOG_TABLE, rows)
 
 
-def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table) -> dict:
-    """The report's decisions, made by the views of sql/ over this evaluation: the ranked
-    ``problems``, the ``rows`` listed (``report_rows``), the ``critical_path``'s activities
-    (``critical_path_summary``), the ``root_causes`` of the waiting (``root_cause_summary``)
-    and what is ``not_evaluable``.
+#: The report's decisions, each made by a query over the views of sql/ (``decide``).
+DECISIONS = {
+    "problems": "SELECT * EXCLUDE (experiment_id) FROM problems ORDER BY rank",
+    "rows": """
+        SELECT * EXCLUDE (experiment_id, position) FROM report_rows
+        ORDER BY position, severity DESC NULLS LAST, callpath, region, location_id NULLS FIRST""",
+    "critical_path": """
+        SELECT * EXCLUDE (experiment_id, callpath_id) FROM critical_path_summary
+        ORDER BY on_path_s DESC, callpath""",
+    "root_causes": """
+        SELECT * EXCLUDE (experiment_id, callpath_id, location_id) FROM root_cause_summary
+        ORDER BY class_index, cause_index""",
+    "not_evaluable": """
+        SELECT regexp_replace(status, '^not evaluable: ', '') AS reason, list(property ORDER BY property) AS properties
+        FROM property_results WHERE status <> 'evaluated' GROUP BY status ORDER BY min(property)""",
+}
+
+
+def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table, parts=tuple(DECISIONS)) -> dict:
+    """The report's decisions (``parts`` of ``DECISIONS``), made by the views of sql/ over this
+    evaluation: the ranked ``problems``, the ``rows`` listed (``report_rows``), the
+    ``critical_path``'s activities (``critical_path_summary``), the ``root_causes`` of the
+    waiting (``root_cause_summary``) and what is ``not_evaluable`` (reason: properties).
 
     The views read the stored tables ``property_results`` and ``property_catalog`` (so that
     ``SELECT * FROM problems`` in the shell shows the last report's ranking); here this
@@ -233,32 +251,15 @@ def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table) -> dic
     con.register(database.RESULTS_TABLE, with_experiment(results))
     con.register(database.CATALOG_TABLE, with_experiment(catalog))
     try:
-        problems = con.execute("SELECT * EXCLUDE (experiment_id) FROM problems ORDER BY rank").to_arrow_table()
-        rows = con.execute("""
-            SELECT * EXCLUDE (experiment_id, position) FROM report_rows
-            ORDER BY position, severity DESC NULLS LAST, callpath, region, location_id NULLS FIRST""").to_arrow_table()
-        critical_path = con.execute("""
-            SELECT * EXCLUDE (experiment_id, callpath_id) FROM critical_path_summary
-            ORDER BY on_path_s DESC, callpath""").to_arrow_table()
-        root_causes = con.execute("""
-            SELECT * EXCLUDE (experiment_id, callpath_id, location_id) FROM root_cause_summary
-            ORDER BY class_index, cause_index""").to_arrow_table()
-        not_evaluable = con.execute("""
-            SELECT regexp_replace(status, '^not evaluable: ', '') AS reason, list(property ORDER BY property)
-            FROM property_results WHERE status <> 'evaluated' GROUP BY status ORDER BY min(property)""").fetchall()
+        made = {part: con.execute(DECISIONS[part]).to_arrow_table().to_pylist() for part in parts}
     finally:
         con.unregister(database.RESULTS_TABLE)
         con.unregister(database.CATALOG_TABLE)
-    rows = rows.to_pylist()
-    for row in rows:
+    for row in made.get("rows", []):
         row["details"] = json.loads(row["details"]) if row["details"] else None
-    return dict(
-        problems=problems.to_pylist(),
-        rows=rows,
-        critical_path=critical_path.to_pylist(),
-        root_causes=root_causes.to_pylist(),
-        not_evaluable=dict(not_evaluable),
-    )
+    if "not_evaluable" in made:
+        made["not_evaluable"] = {row["reason"]: row["properties"] for row in made["not_evaluable"]}
+    return made
 
 
 def cube(db: str | os.PathLike, experiment: str | None = None) -> dict:

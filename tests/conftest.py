@@ -82,7 +82,8 @@ def evaluate(db, *names, properties_dirs=(), params=None, experiment=None, basel
     ``db`` at threshold 0, storing nothing: what ``full_report`` returns (``results``: their
     listed rows, ``problems``, ``critical_path``, ``root_causes``, ``not_evaluable``,
     ``evaluated``), and ``stored``: all their rows, also those whose condition fails. An
-    entry's error is the engine's CosyError, which names its file."""
+    entry's error is the engine's CosyError, which names its file. The report's decisions
+    (``results``, ``problems``, ...) are made when the test first reads them."""
     from cosydb import engine
     from cosydb import report as report_mod
 
@@ -97,21 +98,51 @@ def evaluate(db, *names, properties_dirs=(), params=None, experiment=None, basel
         evaluation = engine.evaluate(con, catalog, exp["experiment_id"], values, sorted(names), base)
         results = evaluation.results(0.0, None)
         results = results.filter(pc.is_in(results.column("property"), pa.array(names, pa.string())))
-        decided = report_mod.decide(con, exp["experiment_id"], results, report_mod.catalog_table(catalog))
     finally:
         con.close()
     stored = results.to_pylist()
     for row in stored:
         row["details"] = json.loads(row["details"]) if row["details"] else None
-    return dict(
-        problems=decided["problems"],
-        results=decided["rows"],
-        critical_path=decided["critical_path"],
-        root_causes=decided["root_causes"],
-        not_evaluable=decided["not_evaluable"],
+    return _Evaluated(
+        (db, exp["experiment_id"], results, catalog),
         evaluated={name for name in names if evaluation.evaluated(name)},
         stored=[row for row in stored if row["status"] == "evaluated"],
     )
+
+
+class _Evaluated(dict):
+    """``evaluate``'s result, which makes each of the report's decisions (``report.decide``)
+    on the first read of its key: most tests read one of them, and each is a query."""
+
+    #: key: the decision (``report.DECISIONS``)
+    DECIDED = {
+        "results": "rows",
+        "problems": "problems",
+        "critical_path": "critical_path",
+        "root_causes": "root_causes",
+        "not_evaluable": "not_evaluable",
+    }
+
+    def __init__(self, evaluation: tuple, **known):
+        super().__init__(**known)
+        self._evaluation = evaluation  # (db, experiment_id, results, catalog)
+
+    def __or__(self, other: dict) -> "_Evaluated":
+        return _Evaluated(self._evaluation, **self, **other)
+
+    def __missing__(self, key):
+        from cosydb import report as report_mod
+
+        if key not in self.DECIDED:
+            raise KeyError(key)
+        db, experiment_id, results, catalog = self._evaluation
+        con = database.connect(db)
+        try:
+            part = self.DECIDED[key]
+            self[key] = report_mod.decide(con, experiment_id, results, report_mod.catalog_table(catalog), [part])[part]
+        finally:
+            con.close()
+        return self[key]
 
 
 def evaluated_rows(result, prop, key="results") -> list:
