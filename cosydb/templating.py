@@ -75,38 +75,38 @@ class RenderTimeout(Exception):
 class _Watchdog:
     """One daemon thread that raises RenderTimeout in a thread whose render passed its
     deadline (an asynchronous exception, raised between two Python instructions of the
-    template's code): a render arms and disarms it, no thread is started per render."""
+    template's code). A render only notes its deadline: no thread is started and none is
+    woken per render; the watchdog looks at the deadlines every POLL_SECONDS."""
+
+    POLL_SECONDS = 0.25
 
     def __init__(self):
         self._start()
         os.register_at_fork(after_in_child=self._start)  # a forked child has no watchdog thread yet
 
     def _start(self) -> None:
-        self._changed = threading.Condition()
+        self._guard = threading.Condition()
         self._deadlines: dict[int, tuple[float, int]] = {}  # token: (deadline, thread ident)
         self._tokens = itertools.count()
         self._thread: threading.Thread | None = None
 
     @contextlib.contextmanager
     def limit(self, seconds: float):
-        with self._changed:
+        with self._guard:
             token = next(self._tokens)
-            idle = not self._deadlines  # else it wakes for an earlier deadline (all limits are alike)
             self._deadlines[token] = (time.monotonic() + seconds, threading.get_ident())
             if self._thread is None:
                 self._thread = threading.Thread(target=self._watch, name="cosydb-render-watchdog", daemon=True)
                 self._thread.start()
-            elif idle:
-                self._changed.notify()
         try:
             yield
         finally:
-            with self._changed:
+            with self._guard:
                 if self._deadlines.pop(token, None) is None:  # expired: an exception set but not raised yet
                     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
 
     def _watch(self) -> None:
-        with self._changed:
+        with self._guard:
             while True:
                 now = time.monotonic()
                 for token, (deadline, ident) in list(self._deadlines.items()):
@@ -114,8 +114,8 @@ class _Watchdog:
                         del self._deadlines[token]
                         raised = ctypes.py_object(RenderTimeout)
                         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), raised)
-                soonest = min((deadline for deadline, _ in self._deadlines.values()), default=None)
-                self._changed.wait(None if soonest is None else soonest - now)
+                soonest = min((deadline for deadline, _ in self._deadlines.values()), default=now + self.POLL_SECONDS)
+                self._guard.wait(min(soonest - now, self.POLL_SECONDS))
 
 
 _time_limit = _Watchdog().limit

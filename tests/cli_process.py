@@ -31,6 +31,9 @@ from pathlib import Path
 #: imported by the helper before it forks: what the commands import on first use
 PRELOAD = (
     "cosydb.cli",
+    "cosydb.api",
+    "cosydb.result_formats",
+    "cosydb.sandbox",
     "cosydb.loading",
     "cosydb.loaders",
     "cosydb.loaders.otf2_trace",
@@ -42,7 +45,11 @@ PRELOAD = (
     "cosydb.export",
     "cosydb.info",
     "cosydb.names",
+    "typer._adapters",  # typer imports it (and pydantic) when it parses a command line
+    "rich._emoji_codes",
+    "zoneinfo",
     "pyarrow.compute",
+    "pyarrow.csv",
     "pyarrow.dataset",
     "pyarrow.parquet",
     "tarfile",

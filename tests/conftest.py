@@ -257,14 +257,21 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 #: Modules that take longest, in that order: they start first, so that with pytest-xdist
 #: (``--dist loadscope``: a module runs on one worker) no long module is left for last.
 SLOW_MODULES = [
-    "test_dialects.py",
-    "test_fuzz.py",
-    "test_lifecycle.py",
-    "test_scalasca_agreement.py",
+    "test_dialects.py",  # the Spark tier's
+    "test_fuzz.py",  # the slow tier's
+    "test_data_safety.py",
+    "test_asl.py",
     "test_engine.py",
     "test_profiles.py",
-    "test_cli_safety.py",
+    "test_otf_v1.py",
+    "test_scalasca_agreement.py",
+    "test_sql_readonly.py",
     "test_properties_p2p.py",
+    "test_report_view.py",
+    "test_cli_safety.py",
+    "test_lifecycle.py",
+    "test_wrong_order_forms.py",
+    "test_latesender_wo_history.py",
     "test_properties_asl.py",
 ]
 
