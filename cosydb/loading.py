@@ -124,20 +124,23 @@ def _derive(
         derived = tables.derived()
         parts = partitions.plan(con, partitions.events_per_partition())
         # the tables and what they and the checks read (the views of the report are created in the catalog)
-        checked = {name for obj in _checks() for name in obj.refs}
+        checks = _checks()
+        checked = {name for obj in checks for name in obj.refs}
         sqlviews.create_all(con, set(written), materialize=materialize, wanted=set(derived) | checked)
         seconds = {"derive": time.perf_counter() - started} | per_table
         started = time.perf_counter()
-        return _check_model(con, say), seconds | {"checks": time.perf_counter() - started}, len(parts)
+        return _check_model(con, checks, say), seconds | {"checks": time.perf_counter() - started}, len(parts)
     finally:
         con.close()
 
 
-def _check_model(con: duckdb.DuckDBPyConnection, say: Callable[[str], None]) -> list[dict]:
-    """The rows of ``sql/checks`` (load warnings) on a connection with the model's views."""
+def _check_model(
+    con: duckdb.DuckDBPyConnection, checks: list[sqlviews.SqlObject], say: Callable[[str], None]
+) -> list[dict]:
+    """The rows of ``checks`` (``_checks``: load warnings) on a connection with the model's views."""
     say("checking the model")
     rows = []
-    for obj in _checks():
+    for obj in checks:
         rows += con.execute(obj.sql).to_arrow_table().to_pylist()
     return rows
 
@@ -159,7 +162,7 @@ def _derive_on_spark(
         per_table = spark.derive(session, con, directory, experiment_id, written, say)
         seconds = {"derive": time.perf_counter() - started} | per_table
         started = time.perf_counter()
-        rows = _check_model(con, say)
+        rows = _check_model(con, _checks(), say)
     finally:
         con.close()
     return rows, seconds | {"checks": time.perf_counter() - started}, 1

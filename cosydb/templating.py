@@ -112,10 +112,10 @@ class _Watchdog:
                 for token, (deadline, ident) in list(self._deadlines.items()):
                     if deadline <= now:
                         del self._deadlines[token]
-                        raised = ctypes.py_object(RenderTimeout)
-                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), raised)
-                soonest = min((deadline for deadline, _ in self._deadlines.values()), default=now + self.POLL_SECONDS)
-                self._guard.wait(min(soonest - now, self.POLL_SECONDS))
+                        timeout = ctypes.py_object(RenderTimeout)
+                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), timeout)
+                due = min((deadline - now for deadline, _ in self._deadlines.values()), default=self.POLL_SECONDS)
+                self._guard.wait(min(due, self.POLL_SECONDS))
 
 
 _time_limit = _Watchdog().limit
