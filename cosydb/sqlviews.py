@@ -20,6 +20,7 @@ location's process.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Callable
@@ -83,13 +84,19 @@ def _render(obj: SqlObject, known: set[str]) -> None:
 
 def load_objects(package: str = "cosydb.sql") -> dict[str, SqlObject]:
     """All SQL objects of a package directory, keyed by name (not yet rendered)."""
-    objects = {}
+    return {name: SqlObject(name, source, kind) for name, source, kind in _sources(package)}
+
+
+@functools.cache
+def _sources(package: str) -> tuple[tuple[str, str, str], ...]:
+    """(name, source, kind) of each SQL file of ``package``, read once per process: a load
+    and a report ask for them about a hundred times, and the installed files do not change."""
+    found = []
     for entry in sorted(resources.files(package).iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".sql"):
             source = entry.read_text()
-            kind = "macro" if source.lstrip().startswith("-- macro:") else "view"
-            objects[entry.name[:-4]] = SqlObject(entry.name[:-4], source, kind)
-    return objects
+            found.append((entry.name[:-4], source, "macro" if source.lstrip().startswith("-- macro:") else "view"))
+    return tuple(found)
 
 
 def is_table_macro(obj: SqlObject) -> bool:
@@ -97,11 +104,12 @@ def is_table_macro(obj: SqlObject) -> bool:
     return obj.kind == "macro" and re.search(r"\)\s+as\s+table\b", obj.source, re.I) is not None
 
 
+@functools.cache
 def fingerprint(package: str = "cosydb.sql") -> str:
     """A digest of the package's SQL sources: a catalog written from other sources is rewritten."""
     digest = hashlib.sha256()
-    for name, obj in load_objects(package).items():
-        digest.update(f"{name}\0{obj.source}\0".encode())
+    for name, source, _ in _sources(package):
+        digest.update(f"{name}\0{source}\0".encode())
     return digest.hexdigest()
 
 

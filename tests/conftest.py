@@ -1,7 +1,9 @@
 """Shared helpers: build a constructed trace, load it, query it."""
 
+import fcntl
 import json
 import os
+import shutil
 import sys
 import tarfile
 from pathlib import Path
@@ -229,22 +231,47 @@ COLLECTIVE_METRICS = (
 @pytest.fixture(scope="session")
 def real_db(tmp_path_factory):
     """Load a shared real trace once per test session: name -> database path. Tests that
-    run ``report`` on it only replace its stored results. ``LARGE`` is unpacked first."""
+    run ``report`` on it only replace its stored results. ``LARGE`` is unpacked first.
+    Under pytest-xdist the first worker to ask loads it into the session's shared
+    directory and every worker reads a copy of its own (a copy of a database is one:
+    its catalog rewritten)."""
     loaded = {}
+    shared = tmp_path_factory.getbasetemp().parent / "real-dbs" if os.environ.get("PYTEST_XDIST_WORKER") else None
+
+    def load_into(name: str, db: Path) -> None:
+        scratch = db.parent
+        trace = real_trace(name if name != LARGE else LARGE + ".tar.xz")
+        if name == LARGE:
+            with tarfile.open(trace) as archive:
+                archive.extractall(scratch, filter="data")
+            trace = scratch / Path(LARGE).name
+        load(trace, db)
 
     def get(name: str) -> Path:
         if name not in loaded:
-            scratch = tmp_path_factory.mktemp("real")
-            trace = real_trace(name if name != LARGE else LARGE + ".tar.xz")
-            if name == LARGE:
-                with tarfile.open(trace) as archive:
-                    archive.extractall(scratch, filter="data")
-                trace = scratch / Path(LARGE).name
-            loaded[name] = scratch / f"{Path(name).name}.cosydb"
-            load(trace, loaded[name])
+            db = tmp_path_factory.mktemp("real") / f"{Path(name).name}.cosydb"
+            if shared is None:
+                load_into(name, db)
+            else:
+                loaded_once = shared / name.replace("/", "_") / db.name
+                loaded_once.parent.mkdir(parents=True, exist_ok=True)
+                with open(loaded_once.parent / ".lock", "w") as lock:
+                    fcntl.flock(lock, fcntl.LOCK_EX)  # the other workers wait for the first one's load
+                    if not database.is_database(loaded_once):
+                        load_into(name, loaded_once)
+                copy_of(loaded_once, db.parent)
+            loaded[name] = db
         return loaded[name]
 
     return get
+
+
+def copy_of(db: Path, folder: Path) -> Path:
+    """A copy of loaded database ``db`` in ``folder`` (a test that adds to it leaves ``db`` as
+    it was), its catalog rewritten at once: the copied one reads ``db``'s files."""
+    copy = Path(shutil.copytree(db, folder / db.name))
+    database.write_catalog(copy)
+    return copy
 
 
 # pytest-xdist runs one worker per core: each worker's DuckDB uses one thread (cosydb's

@@ -23,9 +23,11 @@ from cosydb.loading import load
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
 
-@pytest.fixture
-def db(tmp_path):
-    """A database of the 2-rank small trace, its report stored."""
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    """A database of the 2-rank small trace, its report stored; shared by the module's tests,
+    which only read it (an interrupted report is checked to leave it as it was)."""
+    tmp_path = tmp_path_factory.mktemp("db")
     db = tmp_path / "x.cosydb"
     load(small_trace(tmp_path), db)
     assert cosydb("report", db).returncode == 0

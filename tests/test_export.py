@@ -2,7 +2,7 @@
 (pycubexr), every value compared with the database's severity_cube."""
 
 import pytest
-from conftest import cosydb, real_trace
+from conftest import copy_of, cosydb
 from cosydb.fixtures.generator import TraceBuilder
 from pycubexr import CubexParser
 
@@ -53,7 +53,7 @@ def stored_cube(db):
 
 # lulesh_hyb-8x2-small: thread locations (id thread << 32 | rank) map to dense Cube locations
 @pytest.mark.parametrize("source", ["constructed", "scorep-collectives", "lulesh_hyb-8x2-small"])
-def test_cubex_read_back_equals_the_database(tmp_path, source):
+def test_cubex_read_back_equals_the_database(tmp_path, real_db, source):
     if source == "constructed":
         b = TraceBuilder(3)
         for r, enter in enumerate((100, 300, 700)):
@@ -61,11 +61,10 @@ def test_cubex_read_back_equals_the_database(tmp_path, source):
                 b[r].collective("MPI_Barrier", enter, 800)
                 b[r].mpi_send(850, 860, dst=(r + 1) % 3, tag=0, nbytes=8)
                 b[r].mpi_recv(870 + 10 * r, 900, src=(r - 1) % 3, tag=0, nbytes=8)
-        trace = b.write(tmp_path / "run")
+        db = tmp_path / "run.cosydb"
+        load(b.write(tmp_path / "run"), db)
     else:
-        trace = real_trace(source)
-    db = tmp_path / "run.cosydb"
-    load(trace, db)
+        db = copy_of(real_db(source), tmp_path)
     written = cosydb("export", db, "--format", "cube", "-o", tmp_path / "run.cubex")
     assert written.returncode == 0, written.stderr
     ours, our_parents = stored_cube(db)

@@ -8,7 +8,7 @@ chosen here; every expected number is computed by hand from them.
 import tarfile
 
 import pytest
-from conftest import assert_clean_failure, cosydb, real_trace, rows, small_trace
+from conftest import assert_clean_failure, copy_of, cosydb, real_trace, rows, small_trace
 from cosydb.fixtures.profile_builder import ProfileBuilder, write_tar
 
 from cosydb import catalog, database
@@ -250,10 +250,9 @@ RUNS = [
 
 
 @pytest.fixture(scope="module", params=RUNS)
-def trace_and_profile(request, tmp_path_factory):
+def trace_and_profile(request, real_db, tmp_path_factory):
     path = real_trace(request.param)
-    db = tmp_path_factory.mktemp("cross") / "run.cosydb"
-    load(path, db)
+    db = copy_of(real_db(request.param), tmp_path_factory.mktemp("cross"))
     load(path / "profile.cubex", db)
     con = database.connect(db)
     yield request.param, db, con

@@ -5,7 +5,7 @@ import csv
 import json
 
 import pytest
-from conftest import aggregate_places, cosydb, real_trace
+from conftest import aggregate_places, copy_of, cosydb, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog as catalog_mod
@@ -161,11 +161,9 @@ def test_report_of_one_property_keeps_the_other_stored_rows(tmp_path):
     assert {"mpi_latesender", "mpi_barrier_wait", "comm_cost"} <= stored
 
 
-def test_profile_loaded_later_does_not_replace_the_trace_as_default(tmp_path):
-    folder = real_trace("scorep-barrier")
-    db = tmp_path / "b.cosydb"
-    load(folder, db)
-    load(folder / "profile.cubex", db)
+def test_profile_loaded_later_does_not_replace_the_trace_as_default(tmp_path, real_db):
+    db = copy_of(real_db("scorep-barrier"), tmp_path)
+    load(real_trace("scorep-barrier") / "profile.cubex", db)
     result = run(db)
     assert result["experiment"]["name"] == "scorep-barrier"
     assert result["experiment"]["other_experiments"] == [dict(name="scorep-barrier-profile", is_profile=True)]
