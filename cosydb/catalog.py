@@ -11,6 +11,8 @@ YAML, which never reaches DuckDB::
     wait_state: true          # optional: time lost waiting for a named cause (a "why")
     sums: children            # optional, a category: the sum of its sub-metrics' values
     problem: false            # optional: a metric, not a problem (the report never ranks it)
+    same_as: mpi_latesender   # optional, a property: at each of its places its value is that
+                              # property's there (one wait measured two ways: the report lists it once)
     columns: {callpath_id: BIGINT, idle_s: DOUBLE}   # a pattern's output columns (checked)
     info: One line.
     description: What is measured, with its source.
@@ -53,7 +55,7 @@ from .errors import CosyError
 KINDS = ("property", "pattern", "category")
 UNITS = ("s", "count", "bytes", "ratio")
 REQUIRED = {"kind", "parent", "unit", "info", "description", "diagnosis"}
-OPTIONAL = {"confidence", "params", "requires", "wait_state", "columns", "sums", "problem"}
+OPTIONAL = {"confidence", "params", "requires", "wait_state", "columns", "sums", "problem", "same_as"}
 PARAM_KEYS = {"default", "type", "doc", "counter"}
 PARAM_TYPES = ("VARCHAR", "DOUBLE", "BIGINT", "BOOLEAN")
 #: What ``requires`` may name: the data an entry needs, the query (over the catalog's views;
@@ -112,6 +114,14 @@ class Property:
     columns: dict = field(default_factory=dict)
     sums_children: bool = False  # a category whose value is the sum of its sub-metrics'
     problem: bool = True  # False: a metric the default report never ranks
+    same_as: str | None = None  # the property whose value this one's equals at each of its places
+
+    @property
+    def family(self) -> str:
+        """The folder of the entry under its properties directory (asl_mpi, cre, scalasca, ...; a
+        file at the top of a plug-in directory: "")."""
+        parts = self.path.relative_to(self.root).parts
+        return parts[0] if len(parts) > 1 else ""
 
 
 def builtin_dir() -> Path:
@@ -193,6 +203,7 @@ def _build(path: Path, root: Path, header: dict, body: str, entry_name: str | No
         columns={str(k): v.upper() for k, v in columns.items()},
         sums_children="sums" in header,
         problem=header.get("problem", True),
+        same_as=header.get("same_as"),
     )
 
 
@@ -258,6 +269,13 @@ def _load(files: list[tuple[Path, list[Path]]]) -> dict[str, Property]:
     for prop in catalog.values():
         if prop.parent is not None and prop.parent not in catalog:
             raise CosyError(prop.path, f"parent '{prop.parent}' is not a property")
+    for prop in catalog.values():
+        if prop.same_as is not None:
+            twin = catalog.get(prop.same_as)
+            if prop.kind != "property" or twin is None or twin.kind != "property" or twin.unit != prop.unit:
+                raise CosyError(prop.path, f"same_as: '{prop.same_as}' is not a property of unit {prop.unit}")
+            if twin.same_as is not None:
+                raise CosyError(prop.path, f"same_as: '{prop.same_as}' is itself the same as '{twin.same_as}'")
     for prop in catalog.values():  # parent chains end at a root
         seen, node = set(), prop
         while node.parent is not None:

@@ -65,6 +65,8 @@ def properties_markdown(catalog: dict[str, catalog_mod.Property]) -> str:
             facts.append("wait state")
         if prop.requires:
             facts.append("requires " + ", ".join(prop.requires))
+        if prop.same_as:
+            facts.append(f"the same as [`{prop.same_as}`](#{prop.same_as}) at each of its places")
         lines += [f"### {prop.name}", "", f"{'; '.join(facts)}. `properties/{where}`", "", _cell(prop.info), ""]
         lines += [_cell(prop.description), ""]
         if prop.kind != "category":

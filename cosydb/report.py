@@ -135,7 +135,7 @@ def run(
             catalog,
             exp["experiment_id"],
             values,
-            sorted(set(selected) | {"rank_basis"}) if selected else None,
+            sorted(set(selected) | {"rank_basis", "location_time"}) if selected else None,
             base["experiment_id"] if base else None,
             keep_patterns={"time_cube"},
             tables_on=tables_on,
@@ -207,6 +207,8 @@ def catalog_table(catalog: dict) -> pa.Table:
             wait_state=p.wait_state,
             problem=p.problem,
             info=p.info,
+            family=p.family,
+            same_as=p.same_as,
             position=i,
             depth=depth,
             ancestors=catalog_mod.ancestors(catalog, p.name),
@@ -309,7 +311,8 @@ def diff(
     params: dict | None = None,
 ) -> dict:
     """Evaluate the catalog on experiments ``a`` and ``b`` (storing both results) and compare
-    them per property and call path (all-process rows whose condition holds in either; rows
+    them per property and call path (those of ``properties`` when given: not the report's
+    denominator, location_time; all-process rows whose condition holds in either; rows
     of several conditions, e.g. variables, match by condition_id): value in a and b,
     change = b - a and relative change = change / a (NULL when a is 0)."""
     runs = [
@@ -322,7 +325,8 @@ def diff(
             """
             WITH r AS (SELECT *, coalesce(callpath, region || ' (all calls)') AS place,
                               count(*) OVER (PARTITION BY experiment_id, property, callpath, region) AS n
-                       FROM property_results WHERE status = 'evaluated' AND location_id IS NULL),
+                       FROM property_results WHERE status = 'evaluated' AND location_id IS NULL
+                       AND ($asked IS NULL OR list_contains($asked, property))),
                  x AS (SELECT * FROM r WHERE experiment_id = $a),
                  y AS (SELECT * FROM r WHERE experiment_id = $b)
             SELECT coalesce(x.property, y.property) AS property, coalesce(x.place, y.place) AS place,
@@ -339,7 +343,7 @@ def diff(
                 AND (x.condition_id IS NOT DISTINCT FROM y.condition_id OR (x.n = 1 AND y.n = 1))
             WHERE coalesce(x.condition, false) OR coalesce(y.condition, false)
             ORDER BY abs(change) DESC, property, callpath""",
-            {"a": ids[0], "b": ids[1]},
+            {"a": ids[0], "b": ids[1], "asked": properties or None},
         ).to_arrow_table()
     finally:
         con.close()

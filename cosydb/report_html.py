@@ -13,7 +13,7 @@ from pathlib import Path
 import jinja2
 
 from . import catalog as catalog_mod
-from . import database, engine, outputs
+from . import database, engine, outputs, report_view
 
 #: wait-state properties in the per-rank plot
 PLOTTED = 6
@@ -77,6 +77,7 @@ def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -
         cube=cube,
         plot=_wait_plot(waits),
         seconds=_seconds,
+        ranks=report_view.locations_text,  # as the terminal says them
     )
     with outputs.replaced(output) as tmp:
         tmp.write_text(page)

@@ -4,6 +4,7 @@ Names from the trace are shown with their control characters escaped (``names.pr
 from __future__ import annotations
 
 import re
+import textwrap
 
 from . import info, names
 
@@ -98,6 +99,8 @@ def problems(
                         width,
                     )
                 )
+            if e["same"]:
+                lines.append(fit(pad + "= " + ", ".join(f"{m['property']} ({m['family']})" for m in e["same"]), width))
             extra = []
             if len(e["places"]) > 1:
                 extra.append(f"+{len(e['places']) - 1} more call paths (--tree)")
@@ -119,13 +122,13 @@ def problems(
     lines += _root_causes(result, width, mode, wide, classes=2, top=3)
     lines += _critical_path(result, width, mode, wide, top=3)
     lines += _not_evaluable(result, width, show_all) + _warnings(result, width)
-    lines.append(
-        fit(
-            "value: summed over the problem's call paths; severity: for times, value / time of all "
-            "processes in the rank basis; ranks: most affected first (r:t = thread t of rank r)",
-            width,
-        )
+    notation = (
+        "value: summed over the problem's call paths; severity: for times, value / time of all "
+        "locations (threads included) in the rank basis (JSON's asl_severity: the property's own); "
+        "=: the catalog's other measures of the same time; ranks: most affected first "
+        "(r:t = thread t of rank r)"
     )
+    lines += [notation] if wide else textwrap.wrap(notation, width)  # prose is wrapped, never cut
     return lines
 
 

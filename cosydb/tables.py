@@ -568,6 +568,8 @@ _TABLES = [
                 column("wait_state", _BOOL, "time lost waiting for a named cause: ranked first"),
                 column("problem", _BOOL, "false for a metric the report never ranks (critical_path, ...)"),
                 column("info", _STR, "one line"),
+                column("family", _STR, "its folder of properties/: asl_mpi, cre, scalasca, ..."),
+                column("same_as", _STR, "the property whose value this one's equals at each of its places"),
                 column("position", _I64, "in tree order"),
                 column("depth", _I64, "0 for a root"),
                 column("ancestors", pa.list_(_STR), "the parent chain, nearest first"),

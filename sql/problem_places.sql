@@ -12,8 +12,11 @@
 -- function as a whole, at one of its calls) is listed on the most severe such place
 -- (also: "also holds here"; a wait state that is a part of it first), else on the most
 -- severe other property at its place, else it is a place of its own. locations: the
--- place's rows per (rank, thread), largest first.
-with candidates as (
+-- place's rows per (rank, thread), largest first. A property that measures what another
+-- one measures (property_catalog.same_as: ASL's idle_late_sender is Scalasca's
+-- mpi_latesender at blocking receives) is no place of its own where that one holds at the
+-- same place with the same value: it is named on that place (same: property, family).
+with all_candidates as (
     select
         row_number() over () as id,
         r.experiment_id,
@@ -28,11 +31,29 @@ with candidates as (
         r.unit,
         c.wait_state,
         c.ancestors,
+        c.same_as,
+        c.family,
         coalesce(r.callpath, r.region || ' (all calls)') as place
     from {{ ref('property_results') }} as r
     join {{ ref('property_catalog') }} as c
         on r.experiment_id = c.experiment_id and r.property = c.name
     where r.status = 'evaluated' and r.condition and r.location_id is null and r.severity > 0 and c.problem
+),
+
+-- the same value, to 1e-9 of it, at the same place: a twin the catalog declares
+same as (
+    select c.id, t.id as twin_id, c.property, c.family
+    from all_candidates as c
+    join all_candidates as t
+        on c.experiment_id = t.experiment_id and c.same_as = t.property and c.place = t.place
+        and c.condition_id is not distinct from t.condition_id
+        and abs(c.value - t.value) <= 1e-9 * abs(t.value)
+),
+
+candidates as (
+    select * exclude (same_as, family)
+    from all_candidates
+    anti join same using (id)
 ),
 
 leaves as (
@@ -162,6 +183,11 @@ select
     p.wait_state,
     coalesce(a.also, []) as also,
     coalesce(s.parts, []) as parts,
+    coalesce((
+        select list({ 'property': m.property, 'family': m.family } order by m.property)
+        from same as m
+        where m.twin_id = p.id
+    ), []) as same,
     coalesce((
         select
             list(

@@ -1,12 +1,28 @@
 -- The problems of the default report (cosydb report): one entry per property over its
--- places (problem_places), most severe first. value and severity are the sums over the
--- places (disjoint call paths); place is the most severe place's (of equal ones the first by
--- name, so that a tie gives the same report every time); parts sum the wait
--- states it contains by property; also is what else holds at that place; locations sum
--- the places' per (rank, thread), largest first. An entry is a problem when its
--- severity exceeds the report's threshold; rank 1 is the bottleneck.
-with places as (
-    select * from {{ ref('problem_places') }}
+-- places (problem_places), most severe first. value is the sum over the places (disjoint
+-- call paths); severity is, for a time, value / the time of all locations (threads
+-- included) in the rank basis (the property location_time: one scale for every time, as
+-- the ASL report's "global conversion functions between categories" ask), else the sum of
+-- the places' ASL severities; asl_severity is that sum for times too (each property's
+-- own, e.g. over processes' time). place is the most severe place's (of equal ones the
+-- first by name, so that a tie gives the same report every time); parts sum the wait
+-- states it contains by property; same lists the properties that measure the same there
+-- (same_as); also is what else holds at that place; locations sum the places' per (rank,
+-- thread), largest first. An entry is a problem when its severity exceeds the report's
+-- threshold; rank 1 is the bottleneck.
+with basis as (
+    select experiment_id, value as time_s
+    from {{ ref('property_results') }}
+    where property = 'location_time' and status = 'evaluated' and location_id is null and value > 0
+),
+
+places as (
+    select
+        p.* exclude (severity),
+        p.severity as asl_severity,
+        case when p.unit = 's' and b.time_s is not null then p.value / b.time_s else p.severity end as severity
+    from {{ ref('problem_places') }} as p
+    left join basis as b using (experiment_id)
 ),
 
 thresholds as (
@@ -22,10 +38,13 @@ entries as (
         any_value(unit) as unit,
         sum(value) as value,
         sum(severity) as severity,
+        sum(asl_severity) as asl_severity,
         (list(place order by severity desc, place asc))[1] as place,
         (list(also order by severity desc, place asc))[1] as also,
+        list_sort(list_distinct(flatten(list(same)))) as same,
         list({ 'place': place, 'callpath': callpath, 'region': region, 'condition_id': condition_id,
-              'value': value, 'severity': severity, 'confidence': confidence, 'locations': locations }
+              'value': value, 'severity': severity, 'asl_severity': asl_severity, 'confidence': confidence,
+              'locations': locations }
              order by severity desc, place asc) as places
     from places
     group by all
@@ -60,9 +79,11 @@ select
     e.unit,
     e.value,
     e.severity,
+    e.asl_severity,
     e.place,
     e.places,
     coalesce(p.parts, []) as parts,
+    e.same,
     e.also,
     coalesce(l.locations, []) as locations
 from entries as e

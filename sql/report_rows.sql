@@ -1,13 +1,13 @@
 -- The rows the last report lists (cosydb report --tree, --format json / csv): the rows not
 -- evaluable, and the rows whose condition holds and that are problems (severity above the
 -- threshold; every such row at threshold 0), in the catalog's tree order. place is the call
--- path, or for a function as a whole its region; depth counts the ancestors that have
+-- path, for a function as a whole its region, else the rank basis (location_time); depth counts the ancestors that have
 -- listed rows; ranks (on all-process rows) lists the listed rows of the same property and
 -- place per (rank, thread), largest first.
 with listed as (
     select
         r.*,
-        coalesce(r.callpath, r.region || ' (all calls)') as place
+        coalesce(r.callpath, r.region || ' (all calls)', '(rank basis)') as place
     from {{ ref('property_results') }} as r
     where r.status <> 'evaluated' or (r.condition and (r.threshold <= 0 or r.is_problem))
 ),

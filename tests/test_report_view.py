@@ -133,11 +133,17 @@ def test_ranked_problems_by_hand(tmp_path):
     # the bottleneck: a wait state at the barrier (ASL's load imbalance or Scalasca's barrier wait)
     assert result["problems"][0]["property"] in {"mpi_barrier_wait", "load_imbalance_at_barrier"}
     assert result["bottleneck"].endswith(" at prog/main/MPI_Barrier")
-    # the cost of the same call path is listed on a wait state's entry there (first one that is a
-    # part of it: late_sender), not as a problem of its own
+    # the cost of the same call path is listed on the wait state's entry there, not as a problem
+    # of its own: Scalasca's mpi_latesender, which names CRE's late_sender (a part of comm_cost)
+    # and ASL's idle_late_sender, the same 400 ns measured twice more
     [host] = [e for e in result["problems"] if "comm_cost" in e["also"]]
-    assert host["place"] == "prog/main/MPI_Recv"
-    assert "comm_cost" in catalog_mod.ancestors(catalog_mod.load(), host["property"])
+    assert host["place"] == "prog/main/MPI_Recv" and host["property"] == "mpi_latesender"
+    assert host["same"] == [
+        dict(property="idle_late_sender", family="asl_mpi"),
+        dict(property="late_sender", family="cre"),
+    ]
+    assert "comm_cost" in catalog_mod.ancestors(catalog_mod.load(), "late_sender")
+    assert not {"idle_late_sender", "late_sender"} & set(by_name)
     assert "prog/main/MPI_Recv" not in {p["place"] for p in by_name.get("comm_cost", {"places": []})["places"]}
     # an aggregate counts at its deepest call paths only, never at the program root
     assert not aggregate_places(result) & {"prog", "prog/main"}

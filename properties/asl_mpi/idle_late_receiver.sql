@@ -3,6 +3,7 @@ kind: property
 parent: comm_cost
 unit: s
 wait_state: true
+same_as: mpi_latereceiver
 requires: [trace]
 info: A blocking send call with idle time (ASL's profile-based LateReceiver).
 description: |

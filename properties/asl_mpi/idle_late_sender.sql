@@ -3,6 +3,7 @@ kind: property
 parent: comm_cost
 unit: s
 wait_state: true
+same_as: mpi_latesender
 requires: [trace]
 info: A receive call with idle time (ASL's profile-based LateSender).
 description: |

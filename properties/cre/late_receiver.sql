@@ -3,6 +3,7 @@ kind: property
 parent: comm_cost
 unit: s
 wait_state: true
+same_as: mpi_latereceiver
 requires: [trace]
 confidence: 0.5 (medium - the trace cannot show that the send blocked)
 info: Senders wait in MPI_Send because the matching MPI_Recv was posted later.

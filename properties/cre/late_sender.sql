@@ -3,6 +3,7 @@ kind: property
 parent: comm_cost
 unit: s
 wait_state: true
+same_as: mpi_latesender
 requires: [trace]
 info: Receivers wait in MPI_Recv because the matching MPI_Send started later.
 description: |

@@ -1,0 +1,115 @@
+"""One problem, one number (issue 39): a wait the catalog measures several ways is listed once,
+and every time problem is ranked on one scale, the time of all locations in the rank basis."""
+
+import csv
+import itertools
+
+import pytest
+from conftest import SCALASCA_TRACES, evaluate, real_trace
+from test_openmp import two_thread_run
+
+from cosydb import catalog, database, engine
+from cosydb.loading import load
+from cosydb.report import run
+
+DECLARED = {name: p.same_as for name, p in catalog.load().items() if p.same_as}
+
+
+def scalasca_total(trace: str, metric: str) -> float:
+    """Scalasca's total of ``metric`` over the run (the reference beside the trace)."""
+    with open(next((real_trace(trace) / "scalasca").glob("*.totals.csv"))) as f:
+        return next(float(r["total"]) for r in csv.DictReader(f) if r["metric"] == metric)
+
+
+def test_the_catalog_declares_the_twins_of_the_late_sender_and_late_receiver():
+    assert DECLARED == {
+        "idle_late_sender": "mpi_latesender",
+        "late_sender": "mpi_latesender",
+        "idle_late_receiver": "mpi_latereceiver",
+        "late_receiver": "mpi_latereceiver",
+    }
+
+
+def test_a_declared_twin_has_the_same_value_at_each_of_its_places(real_db):
+    """A declaration cannot lie: on every shared trace, at every row of the declaring property
+    that holds (per location and over all processes), the property it names has that value."""
+    compared = dict.fromkeys(DECLARED, 0)
+    for trace in SCALASCA_TRACES:
+        result = evaluate(real_db(trace), *DECLARED, *set(DECLARED.values()))
+        rows = {}
+        for r in result["stored"]:
+            rows.setdefault(r["property"], {})[(r["callpath_id"], r["location_id"], r["condition_id"])] = r
+        for name, twin in DECLARED.items():
+            for key, row in rows.get(name, {}).items():
+                if row["condition"]:
+                    assert rows[twin][key]["value"] == pytest.approx(row["value"], rel=1e-9), (trace, name, key)
+                    compared[name] += 1
+    assert all(compared.values()), compared  # every declaration met a row that holds
+
+
+def test_location_time_counts_every_thread_as_scalasca_does(tmp_path):
+    """1 rank, 2 threads (test_openmp's run: main 0..10000 ns on the master; the worker's own
+    region work 1410..2990, the master's 1210..4990; finish 7000..9000 on the master only)."""
+    db = tmp_path / "omp.cosydb"
+    load(two_thread_run().write(tmp_path / "run"), db)
+    con = database.connect(db)
+    try:
+        for basis, expected in ((None, 2 * 10_000), ("finish", 2 * 2_000), ("work", 3_780 + 1_580)):
+            evaluation = engine.evaluate(con, catalog.load(), 1, {"p_rank_basis": basis}, ["location_time"])
+            [(total,)] = evaluation.query(
+                "SELECT value FROM {{ ref('location_time') }} WHERE location_id IS NULL"
+            ).fetchall()
+            assert total == pytest.approx(expected * 1e-9), basis
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("trace", SCALASCA_TRACES)
+def test_location_time_is_scalascas_total_time(real_db, trace):
+    result = evaluate(real_db(trace), "location_time")
+    [total] = [r["value"] for r in result["stored"] if r["location_id"] is None]
+    assert total == pytest.approx(scalasca_total(trace, "time"), rel=1e-5)
+
+
+@pytest.fixture(scope="module")
+def reported(real_db):
+    """The report of a shared trace at threshold 0 (every problem listed), made once."""
+    reports = {}
+
+    def get(trace: str) -> dict:
+        if trace not in reports:
+            reports[trace] = run(real_db(trace), threshold=0.0)
+        return reports[trace]
+
+    return get
+
+
+@pytest.mark.parametrize("trace", ["hpccg-8-small", "minife-8-small", "lulesh_hyb-8x2-small", "scorep-late_sender"])
+def test_one_entry_per_wait_and_one_scale_for_times(reported, trace):
+    result = reported(trace)
+    basis = scalasca_total(trace, "time")
+    problems = result["problems"]
+    for p in problems:
+        if p["unit"] == "s":  # severity x basis = value, the property's own severity kept beside it
+            assert p["severity"] * basis == pytest.approx(p["value"], rel=1e-5), p["property"]
+            assert p["asl_severity"] is not None
+    # no two entries list the same value at the same call path (a twin is named, not listed)
+    for a, b in itertools.combinations(problems, 2):
+        shared = {x["place"]: x["value"] for x in a["places"]}
+        assert not any(
+            y["place"] in shared and y["value"] == pytest.approx(shared[y["place"]], rel=1e-9) and y["value"] > 0
+            for y in b["places"]
+        ), (a["property"], b["property"])
+    listed = {p["property"] for p in problems}
+    assert not listed & set(DECLARED), listed & set(DECLARED)
+
+
+def test_idle_threads_are_a_share_of_the_threads_time(reported):
+    """lulesh_hyb-8x2-small: 7.43 s of idle threads is 43.8 % of the 16.95 s of its 16 threads
+    (Scalasca's numbers), not 87.7 % of its 8 processes' time, which stays as asl_severity."""
+    trace = "lulesh_hyb-8x2-small"
+    [idle] = [p for p in reported(trace)["problems"] if p["property"] == "omp_idle_threads"]
+    expected = scalasca_total(trace, "omp_idle_threads") / scalasca_total(trace, "time")
+    assert idle["severity"] == pytest.approx(expected, rel=1e-5)
+    assert round(100 * idle["severity"], 1) == 43.8
+    assert idle["asl_severity"] == pytest.approx(2 * idle["severity"], rel=1e-3)
