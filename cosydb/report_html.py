@@ -47,14 +47,7 @@ def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -
             "ORDER BY rank, thread",
             [eid],
         ).fetchall()
-        waits = con.execute(
-            """SELECT r.property, l.rank, sum(r.value) AS value
-            FROM property_results r JOIN property_catalog c ON c.experiment_id = r.experiment_id AND c.name = r.property
-            JOIN locations l ON l.experiment_id = r.experiment_id AND l.location_id = r.location_id
-            WHERE r.experiment_id = ? AND c.wait_state AND r.status = 'evaluated' AND r.value > 0
-            GROUP BY ALL""",
-            [eid],
-        ).fetchall()
+        waits = wait_bars(con, eid)
     finally:
         con.close()
     shown = {p["property"] for p in result["problems"]} | {r["property"] for r in result["results"]}
@@ -84,8 +77,24 @@ def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -
     return dict(problems=len(result["problems"]), cells=len(cells), metrics=len(metrics))
 
 
+def wait_bars(con, experiment_id: int) -> list[tuple]:
+    """(metric, rank, seconds) of the per-rank plot: the wait-state metrics of the stored
+    severity cube, each without its sub-metrics (exclusive), which are disjoint, so that a
+    rank's bars add up to the time it waited (a part such as mpi_latesender_wo, or a property
+    measuring the same wait another way, is never stacked on its whole)."""
+    return con.execute(
+        """SELECT s.metric, l.rank, sum(s.exclusive) AS value
+        FROM severity_cube s
+        JOIN property_catalog c ON c.experiment_id = s.experiment_id AND c.name = s.metric
+        JOIN locations l ON l.experiment_id = s.experiment_id AND l.location_id = s.location_id
+        WHERE s.experiment_id = ? AND c.wait_state AND s.exclusive > 0
+        GROUP BY ALL""",
+        [experiment_id],
+    ).fetchall()
+
+
 def _wait_plot(waits: list[tuple]) -> str:
-    """A stacked bar per rank of the largest wait-state properties (seconds), as a plotly
+    """A stacked bar per rank of the largest wait-state metrics (``wait_bars``, seconds), as a plotly
     figure with plotly.js inlined; '' when nothing waited."""
     if not waits:
         return ""

@@ -6,9 +6,10 @@ import itertools
 
 import pytest
 from conftest import SCALASCA_TRACES, evaluate, real_trace
+from scalasca_reference import csv_cells
 from test_openmp import two_thread_run
 
-from cosydb import catalog, database, engine
+from cosydb import catalog, database, engine, report_html
 from cosydb.loading import load
 from cosydb.report import run
 
@@ -113,3 +114,30 @@ def test_idle_threads_are_a_share_of_the_threads_time(reported):
     assert idle["severity"] == pytest.approx(expected, rel=1e-5)
     assert round(100 * idle["severity"], 1) == 43.8
     assert idle["asl_severity"] == pytest.approx(2 * idle["severity"], rel=1e-3)
+
+
+@pytest.mark.parametrize("trace", ["hpccg-8-small", "lulesh_hyb-8x2-small"])
+def test_the_plotted_waits_of_a_rank_add_up_to_its_waiting(reported, real_db, trace):
+    """The HTML page's stacked bars per rank (report_html.wait_bars) sum to what the rank waited
+    by Scalasca's cube: the inclusive values of the wait-state metrics not below another one
+    (a part, omp_fork of omp_management, is never stacked on its whole, nor a twin on its twin)."""
+    reported(trace)  # the report stores the severity cube
+    waits = {name for name, p in catalog.load().items() if p.wait_state}
+    cat = catalog.load()
+    tops = {m for m in waits if not set(catalog.ancestors(cat, m)) & waits}
+    theirs = {}
+    for (metric, _, (rank, _)), value in csv_cells(real_trace(trace)).items():
+        if metric in tops:
+            theirs[rank] = theirs.get(rank, 0.0) + value
+    con = database.connect(real_db(trace))
+    try:
+        bars = report_html.wait_bars(con, 1)
+    finally:
+        con.close()
+    ours = {}
+    for metric, rank, value in bars:
+        assert metric in waits and metric not in DECLARED
+        ours[rank] = ours.get(rank, 0.0) + value
+    assert set(ours) == {rank for rank, value in theirs.items() if value > 0}
+    for rank, value in theirs.items():
+        assert ours.get(rank, 0.0) == pytest.approx(value, rel=1e-4, abs=1e-9), rank
