@@ -87,20 +87,22 @@ def properties_markdown(catalog: dict[str, catalog_mod.Property]) -> str:
 
 
 def _object_columns() -> dict[str, list[tuple[str, str]]]:
-    """The columns of every object of ``sql/``: created as views over empty stored tables."""
+    """The columns of every object of ``sql/``: each created as an empty table over the empty
+    tables below it (a view would bind every view below it again for each DESCRIBE)."""
     con = duckdb.connect()
     try:
         for table in tables.REGISTRY.values():
             keyed = "" if table.keyed else "experiment_id BIGINT, "
             columns = ", ".join(f'"{f.name}" {tables.duckdb_type(f)}' for f in table.schema)
             con.execute(f"CREATE TABLE {table.name} ({keyed}{columns})")
+        found = {}
         for obj in sqlviews.ordered(sqlviews.load_objects(), set(tables.REGISTRY)):
-            sqlviews.create(con, obj)
-        return {
-            name: [(c, t) for c, t, *_ in con.execute(f"DESCRIBE {name}").fetchall()]
-            for name, obj in sqlviews.load_objects().items()
-            if obj.kind == "view"
-        }
+            if obj.kind == "macro":
+                sqlviews.create(con, obj)
+                continue
+            con.execute(f"CREATE TABLE {obj.name} AS SELECT * FROM (\n{obj.sql}\n) LIMIT 0")
+            found[obj.name] = [(c, t) for c, t, *_ in con.execute(f"DESCRIBE {obj.name}").fetchall()]
+        return found
     finally:
         con.close()
 

@@ -165,7 +165,7 @@ def stopped(process, signum, line):
     """Send ``signum`` once ``process`` has its database open and is at work; it ends promptly
     with 128 + ``signum`` and the one ``line``."""
     wait_for(opened(process, "cosydb.duckdb"), process, what="the database opened")
-    time.sleep(1.0)  # at work in the slow query
+    time.sleep(0.5)  # at work in the slow query (it starts within milliseconds of the open)
     sent = time.monotonic()
     process.send_signal(signum)
     out, err = process.communicate(timeout=120)
