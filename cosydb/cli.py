@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import difflib
 import errno
+import io
 import json
 import os
 import shutil
@@ -16,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from . import __version__, database, interrupts, names, resources
+from . import SCHEMA_VERSION, __version__, database, interrupts, names, resources
 from .errors import CosyError
 
 try:  # the click that typer runs: its own copy from typer 0.20 on
@@ -100,8 +102,26 @@ app = _App(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # help texts as written: pip install 'cosydb[spark]' keeps its brackets
     help="Relational analysis database for MPI/OpenMP performance traces.",
 )
+
+
+def _version(shown: bool) -> None:
+    if shown:
+        out.print(f"cosydb {__version__} (database schema {SCHEMA_VERSION})")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+):
+    """Relational analysis database for MPI/OpenMP performance traces."""
+
+
 # markup is off: names from traces and users ('arr[i]', '[/x]') are printed as they are, but for
 # their control characters, which names.printable escapes
 out = Console(markup=False, highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
@@ -386,9 +406,9 @@ def report(
     experiment: str | None = typer.Option(
         None, "--experiment", help="Experiment name or id (default: the latest trace)."
     ),
-    fmt: str = typer.Option("table", "--format", help="table, json, csv or html (with -o)."),
+    fmt: str = typer.Option("table", "--format", help="table, json, csv or html (html needs -o)."),
     output: Path | None = typer.Option(
-        None, "-o", "--output", help="html: the file to write (one self-contained page)."
+        None, "-o", "--output", help="The file to write (html: one self-contained page; required)."
     ),
     threshold: float = typer.Option(
         0.001,
@@ -462,12 +482,12 @@ def report(
     from .report import run
 
     _check_format(fmt, ("table", "json", "csv", "html"))
-    if (fmt == "html") != (output is not None):
-        _fail("report: -o FILE goes with --format html, and --format html needs -o FILE")
+    if fmt == "html" and output is None:
+        _fail("report: --format html needs -o FILE")
     if output is not None:  # before the evaluation, not after it
         from .outputs import checked
 
-        _guard(lambda: checked(output, "report.html"))
+        _guard(lambda: checked(output, f"report.{'txt' if fmt == 'table' else fmt}"))
     params = {}
     for item in param or []:
         name, sep, value = item.partition("=")
@@ -491,40 +511,52 @@ def report(
             spark_master,
         )
     )
-    if fmt == "json":
-        out.print(json.dumps(result, indent=1, default=str))
-    elif fmt == "html":
+    if fmt == "html":
         from .report_html import write_html
 
         written = _guard(lambda: write_html(db, result, output))
         out.print(f"wrote {output}: {written['problems']} problems, the severity cube of {written['metrics']} metrics")
-    elif fmt == "csv":
-        import csv
-
-        writer = csv.DictWriter(
-            sys.stdout, fieldnames=list(result["results"][0]) if result["results"] else ["property"]
-        )
-        writer.writeheader()
-        for row in result["results"]:
-            writer.writerow({k: json.dumps(v) if isinstance(v, (dict, list)) else v for k, v in row.items()})
     else:
-        from . import report_view
+        text = io.StringIO()
+        if fmt == "json":
+            text.write(json.dumps(result, indent=1, default=str) + "\n")
+        elif fmt == "csv":
+            import csv
 
-        mode = "raw" if no_demangle else "full" if wide else "short"
-        if tree:
-            lines = report_view.tree(result, mode, per_location, show_all)
+            writer = csv.DictWriter(text, fieldnames=list(result["results"][0]) if result["results"] else ["property"])
+            writer.writeheader()
+            for row in result["results"]:
+                writer.writerow({k: json.dumps(v) if isinstance(v, (dict, list)) else v for k, v in row.items()})
         else:
-            lines = report_view.problems(result, _width(), mode, wide, top, show_all)
-        kept = result["experiment"]["kept_results_of"]
-        if prop and kept:
-            lines.append(
-                f"stored the rows of {', '.join(prop)} in property_results; "
-                f"the earlier rows of {len(kept)} other properties are kept"
-            )
-        for line in lines:
-            out.print(line)
+            from . import report_view
+
+            mode = "raw" if no_demangle else "full" if wide else "short"
+            if tree:
+                lines = report_view.tree(result, mode, per_location, show_all)
+            else:
+                lines = report_view.problems(result, _width(), mode, wide, top, show_all)
+            kept = result["experiment"]["kept_results_of"]
+            if prop and kept:
+                lines.append(
+                    f"stored the rows of {', '.join(prop)} in property_results; "
+                    f"the earlier rows of {len(kept)} other properties are kept"
+                )
+            text.write("".join(line + "\n" for line in lines))
+        if output is None:
+            sys.stdout.write(text.getvalue())
+        else:
+            _guard(lambda: _write_text(output, text.getvalue()))
+            out.print(f"wrote {output}")
     if result["experiment"]["not_stored"]:
         err.print(f"cosydb: results not stored in the database ({result['experiment']['not_stored']})", soft_wrap=True)
+
+
+def _write_text(output: Path, text: str) -> None:
+    """``text`` written to file ``output`` atomically (it replaces the file when complete)."""
+    from . import outputs
+
+    with outputs.replaced(output) as tmp:
+        tmp.write_text(text)
 
 
 def _width() -> int:
@@ -725,7 +757,9 @@ def explain(
     def body():
         catalog = load_catalog(_property_sources(properties_dir, asl))
         if name not in catalog:
-            raise CosyError(name, "no such property (see `cosydb properties`)")
+            close = difflib.get_close_matches(name, sorted(catalog), n=3, cutoff=0.5)
+            hint = f"did you mean {', '.join(close)}?" if close else "see `cosydb properties`"
+            raise CosyError(name, f"no such property ({hint})")
         prop = catalog[name]
         sql = render(prop, catalog, database.object_names(), entry_rows=str).sql if prop.body.strip() else ""
         return prop, sql

@@ -1,6 +1,7 @@
 """The user's commands end to end: load, info, sql, several experiments, the DuckDB shell."""
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -138,3 +139,28 @@ def test_diff_compares_two_experiments_per_property_and_call_path(tmp_path):
     assert "-75.0%" in table.stdout and "prog/main/MPI_Recv" in table.stdout
     assert_one_line = cosydb("diff", db, "before", "nope")
     assert assert_one_line.returncode == 2 and "no experiment 'nope'" in assert_one_line.stderr
+
+
+def test_conventions_version_output_files_suggestions_and_help(tmp_path_factory):
+    """--version; -o FILE for every --format of report (written whole, what stdout would show);
+    explain suggests close names as report does; help texts keep their brackets."""
+    from conftest import small_db
+
+    from cosydb import SCHEMA_VERSION, __version__
+
+    version = cosydb("--version")
+    assert (
+        version.returncode == 0 and version.stdout.strip() == f"cosydb {__version__} (database schema {SCHEMA_VERSION})"
+    )
+    db = small_db(tmp_path_factory)
+    for fmt in ("table", "json", "csv"):
+        shown = cosydb("report", db, "--format", fmt)
+        written = cosydb("report", db, "--format", fmt, "-o", db.parent / f"r.{fmt}")
+        assert written.returncode == 0 and written.stdout.strip() == f"wrote {db.parent / f'r.{fmt}'}"
+        stamp = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00")  # evaluated_at: each report's own
+        assert stamp.sub("T", (db.parent / f"r.{fmt}").read_text()) == stamp.sub("T", shown.stdout)
+    assert json.loads((db.parent / "r.json").read_text())["experiment"]["name"] == "run"
+    unknown = cosydb("explain", "latesender")
+    assert unknown.returncode == 2
+    assert "did you mean late_sender, mpi_latesender, idle_late_sender?" in unknown.stderr
+    assert "pip install 'cosydb[spark]'" in " ".join(cosydb("report", "--help").stdout.split())
