@@ -35,9 +35,19 @@ def printable(value: Any, lines: bool = False) -> Any:
     return value
 
 
+#: GCC's static initialiser and finaliser of a translation unit: the prefix, then the mangled
+#: name of the unit's first function (``_GLOBAL__sub_I__Z8CommRecvR6Domainiii``)
+_STATIC_PREFIXES = ("_GLOBAL__sub_I_", "_GLOBAL__sub_D_")
+
+
 @functools.cache
 def demangle(name: str) -> str:
-    """The demangled form of an Itanium C++ name (``_Z...``); any other name unchanged."""
+    """The demangled form of an Itanium C++ name (``_Z...``, also after GCC's static initialiser
+    prefix, as ``c++filt`` shows it: ``_GLOBAL__sub_I_CommRecv(Domain&, int, int, int)``); any
+    other name unchanged."""
+    for prefix in _STATIC_PREFIXES:
+        if name.startswith(prefix + "_Z"):
+            return prefix + demangle(name[len(prefix) :])
     if not name.startswith("_Z"):
         return name
     try:

@@ -13,7 +13,7 @@ from pathlib import Path
 import jinja2
 
 from . import catalog as catalog_mod
-from . import database, engine, outputs, report_view
+from . import database, engine, names, outputs, report_view
 
 #: wait-state properties in the per-rank plot
 PLOTTED = 6
@@ -50,7 +50,10 @@ def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -
         waits = wait_bars(con, eid)
     finally:
         con.close()
-    shown = {p["property"] for p in result["problems"]} | {r["property"] for r in result["results"]}
+    # the glossary: what the page lists (a property this experiment cannot evaluate is not on it)
+    shown = {p["property"] for p in result["problems"]} | {
+        r["property"] for r in result["results"] if r["status"] == "evaluated"
+    }
     about = {
         name: dict(info=catalog[name].info, description=catalog[name].description, diagnosis=catalog[name].diagnosis)
         for name in sorted(shown)
@@ -58,7 +61,8 @@ def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -
     }
     cube = dict(
         metrics=[dict(name=m, parent=p, unit=u) for m, p, u in metrics],
-        callpaths=[dict(id=c, parent=p, name=n) for c, p, n in callpaths],
+        # region names as the terminal shows them (C++ demangled, without parameters), in full on hover
+        callpaths=[dict(id=c, parent=p, name=names.short(n), full=names.demangle(n)) for c, p, n in callpaths],
         locations=[
             dict(id=loc, label=f"{rank}" if not thread else f"{rank}:{thread}") for loc, rank, thread in locations
         ],
@@ -71,6 +75,8 @@ def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -
         plot=_wait_plot(waits),
         seconds=_seconds,
         ranks=report_view.locations_text,  # as the terminal says them
+        path=names.path,  # call paths demangled as the terminal shows them ...
+        full=lambda callpath: names.path(callpath, "full"),  # ... and in full, on hover
     )
     with outputs.replaced(output) as tmp:
         tmp.write_text(page)

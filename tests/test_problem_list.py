@@ -3,13 +3,14 @@ and every time problem is ranked on one scale, the time of all locations in the 
 
 import csv
 import itertools
+import re
 
 import pytest
 from conftest import SCALASCA_TRACES, evaluate, real_trace
 from scalasca_reference import csv_cells
 from test_openmp import two_thread_run
 
-from cosydb import catalog, database, engine, report_html
+from cosydb import catalog, database, engine, report_html, report_view
 from cosydb.loading import load
 from cosydb.report import run
 
@@ -141,3 +142,17 @@ def test_the_plotted_waits_of_a_rank_add_up_to_its_waiting(reported, real_db, tr
     assert set(ours) == {rank for rank, value in theirs.items() if value > 0}
     for rank, value in theirs.items():
         assert ours.get(rank, 0.0) == pytest.approx(value, rel=1e-4, abs=1e-9), rank
+
+
+def test_the_page_shows_the_names_the_terminal_shows(reported, real_db, tmp_path):
+    """LULESH's C++ regions: the HTML page names call paths demangled as the terminal does (the
+    full signature on hover), never mangled; its ranks most affected are the terminal's."""
+    trace = "lulesh_hyb-8x2-small"
+    result = reported(trace)
+    report_html.write_html(real_db(trace), result, tmp_path / "r.html")
+    page = (tmp_path / "r.html").read_text()
+    assert not re.search(r"_Z(N|\d)", page), re.search(r".{80}_Z(N|\d).{40}", page).group(0)
+    assert "CalcForceForNodes" in page and "CalcForceForNodes(Domain&amp;)" in page
+    assert "hpf_costs" not in page and "l2_cache_misses" not in page  # glossary: only what it can evaluate
+    for p in result["problems"]:
+        assert f'<td class="ranks">{report_view.locations_text(p["locations"])}</td>' in page
