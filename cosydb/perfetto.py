@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from . import catalog as catalog_mod
-from . import database, engine, outputs, resources
+from . import database, engine, names, outputs, resources
 from .errors import CosyError
 from .report import choose_experiment
 
@@ -90,7 +90,7 @@ def write_trace(
             bound,
         ).fetchall()
         region_slices = [
-            _slice(name, location, kept, start, end, cat="region", args={"callpath": path})
+            _slice(names.short(name), location, kept, start, end, cat="region", args=_named(path, name))
             for location, start, end, name, path in slices
         ]
         messages = con.execute(
@@ -108,7 +108,7 @@ def write_trace(
             flows.append(_event("f", "message", receiver, kept, recv_s, cat="message", id=k, bp="e", args=args))
         waits = _wait_states(con, eid, bound)
         wait_slices = [
-            _slice(name, location, kept, start, start + idle, cat="wait_state", args={"idle_s": idle, "callpath": path})
+            _slice(name, location, kept, start, start + idle, cat="wait_state", args={"idle_s": idle, **_named(path)})
             for name, location, start, idle, path in waits
         ]
     finally:
@@ -126,6 +126,17 @@ def write_trace(
 
 def _ns(seconds: float) -> int:
     return round(seconds * 1e9)
+
+
+def _named(callpath: str, region: str | None = None) -> dict:
+    """A slice's names for a reader: the call path demangled as the report shows it, the
+    region's full signature, and the names as recorded where they differ (mangled C++)."""
+    args = {"callpath": names.path(callpath)}
+    if region is not None and names.demangle(region) != region:
+        args |= {"region": names.demangle(region), "mangled": region}
+    if args["callpath"] != callpath:
+        args["mangled_callpath"] = callpath
+    return args
 
 
 def _event(ph: str, name: str, location: int, kept: dict, seconds: float, **fields) -> dict:
@@ -166,12 +177,12 @@ def _locations(con, eid: int, wanted: list[str] | None, root: Path) -> dict[int,
 
 def _metadata(con, eid: int, kept: dict):
     """Names of the tracks: a process per rank, a thread per location."""
-    names = dict(con.execute("SELECT location_id, name FROM locations WHERE experiment_id = ?", [eid]).fetchall())
+    labels = dict(con.execute("SELECT location_id, name FROM locations WHERE experiment_id = ?", [eid]).fetchall())
     for pid in sorted({pid for pid, _ in kept.values()}):
         yield {"ph": "M", "name": "process_name", "pid": pid, "args": {"name": f"rank {pid}"}}
         yield {"ph": "M", "name": "process_sort_index", "pid": pid, "args": {"sort_index": pid}}
     for location, (pid, tid) in sorted(kept.items(), key=lambda kv: kv[1]):
-        yield {"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "args": {"name": names.get(location) or ""}}
+        yield {"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "args": {"name": labels.get(location) or ""}}
 
 
 def _window(instances: str) -> str:

@@ -3,6 +3,7 @@ and every time problem is ranked on one scale, the time of all locations in the 
 
 import csv
 import itertools
+import json
 import re
 
 import pytest
@@ -10,7 +11,7 @@ from conftest import SCALASCA_TRACES, evaluate, real_trace
 from scalasca_reference import csv_cells
 from test_openmp import two_thread_run
 
-from cosydb import catalog, database, engine, report_html, report_view
+from cosydb import catalog, database, engine, names, report_html, report_view
 from cosydb.loading import load
 from cosydb.report import run
 
@@ -156,3 +157,17 @@ def test_the_page_shows_the_names_the_terminal_shows(reported, real_db, tmp_path
     assert "hpf_costs" not in page and "l2_cache_misses" not in page  # glossary: only what it can evaluate
     for p in result["problems"]:
         assert f'<td class="ranks">{report_view.locations_text(p["locations"])}</td>' in page
+
+
+def test_the_timeline_names_regions_as_the_report_does(real_db, tmp_path):
+    """LULESH in Perfetto: slices and call paths demangled (short, as the terminal), the full
+    signature and the recorded (mangled) names kept in the slice's args."""
+    from cosydb.perfetto import write_trace
+
+    write_trace(real_db("lulesh_hyb-8x2-small"), tmp_path / "t.json")
+    events = json.loads((tmp_path / "t.json").read_text())["traceEvents"]
+    slices = [e for e in events if e["ph"] == "X"]
+    assert not [e for e in slices if re.search(r"_Z(N|\d)", e["name"] + e["args"]["callpath"])][:1]
+    [force] = {e["args"]["mangled"] for e in slices if e["name"] == "CalcForceForNodes"}
+    assert force.startswith("_Z") and names.demangle(force) == "CalcForceForNodes(Domain&)"
+    assert all(e["args"]["region"] == names.demangle(e["args"]["mangled"]) for e in slices if "mangled" in e["args"])
