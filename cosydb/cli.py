@@ -605,7 +605,7 @@ def diff(
     for r in result["rows"][:top]:
         table.add_row(
             r["property"],
-            r["place"] + (f" [{r['condition_id']}]" if r["condition_id"] else ""),
+            names.path(r["place"]) + (f" [{r['condition_id']}]" if r["condition_id"] else ""),  # as report shows it
             _value_text(r["value_a"], r["unit"]),
             _value_text(r["value_b"], r["unit"]),
             _value_text(r["change"], r["unit"]),

@@ -164,3 +164,20 @@ def test_conventions_version_output_files_suggestions_and_help(tmp_path_factory)
     assert unknown.returncode == 2
     assert "did you mean late_sender, mpi_latesender, idle_late_sender?" in unknown.stderr
     assert "pip install 'cosydb[spark]'" in " ".join(cosydb("report", "--help").stdout.split())
+
+
+def test_diff_shows_call_paths_as_report_does(tmp_path):
+    """A C++ caller (``_Z6solverv``, solver()): diff's table names it demangled, as report does."""
+    from cosydb.loading import load
+
+    db = tmp_path / "d.cosydb"
+    for name, delay in (("before", 400), ("after", 100)):
+        b = TraceBuilder(2)
+        with b[0].open("main", 0, 1000):
+            b[0].mpi_send(100 + delay, 120 + delay, dst=1, tag=0, nbytes=8)
+        with b[1].open("main", 0, 1000), b[1].open("_Z6solverv", 50, 900):
+            b[1].mpi_recv(100, 130 + delay, src=0, tag=0, nbytes=8)
+        load(b.write(tmp_path / name), db, name=name)
+    table = cosydb("diff", db, "before", "after", "--property", "mpi_latesender")
+    assert table.returncode == 0, table.stderr
+    assert "prog/main/solver/MPI_Recv" in table.stdout and "_Z6solverv" not in table.stdout
