@@ -240,12 +240,16 @@ def load(extra_dirs: list[Path] | tuple = ()) -> dict[str, Property]:
             raise CosyError(root, f"{'ASL file' if root.suffix == '.asl' else 'properties directory'} does not exist")
     key = tuple((str(path), *_stamp(path)) for _, paths in files for path in paths)
     if key not in _LOADED:
-        _LOADED.clear()
+        if len(_LOADED) >= _KEPT:  # the oldest catalog goes (an ASL file compiles in ~0.25 s)
+            del _LOADED[next(iter(_LOADED))]
         _LOADED[key] = _load(files)
     return _LOADED[key]
 
 
+#: The catalogs parsed in this process, by their files' names, times and sizes, oldest first;
+#: a process that loads the built-in catalog and one with --asl in turn parses each once.
 _LOADED: dict[tuple, dict[str, Property]] = {}
+_KEPT = 8
 
 
 def _stamp(path: Path) -> tuple[int, int]:
