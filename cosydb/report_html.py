@@ -15,7 +15,7 @@ import jinja2
 from . import catalog as catalog_mod
 from . import database, engine, names, outputs, report_view
 
-#: wait-state properties in the per-rank plot
+#: wait-state metrics in the per-rank plot (the largest)
 PLOTTED = 6
 
 

@@ -1,9 +1,9 @@
 -- The rows the last report lists (cosydb report --tree, --format json / csv): the rows not
 -- evaluable, and the rows whose condition holds and that are problems (severity above the
 -- threshold; every such row at threshold 0), in the catalog's tree order. place is the call
--- path, for a function as a whole its region, else the rank basis (location_time); depth counts the ancestors that have
--- listed rows; ranks (on all-process rows) lists the listed rows of the same property and
--- place per (rank, thread), largest first.
+-- path, for a function as a whole its region, else the rank basis (location_time); depth
+-- counts the ancestors that have listed rows; ranks (on all-process rows) lists the listed
+-- rows of the same property and place per (rank, thread), largest first.
 with listed as (
     select
         r.*,
