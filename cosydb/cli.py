@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import difflib
 import errno
 import io
 import json
@@ -19,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import SCHEMA_VERSION, __version__, database, interrupts, names, resources
-from .errors import CosyError
+from .errors import CosyError, close_names
 
 try:  # the click that typer runs: its own copy from typer 0.20 on
     from typer._click import exceptions as click_errors
@@ -757,7 +756,7 @@ def explain(
     def body():
         catalog = load_catalog(_property_sources(properties_dir, asl))
         if name not in catalog:
-            close = difflib.get_close_matches(name, sorted(catalog), n=3, cutoff=0.5)
+            close = close_names(name, catalog)
             hint = f"did you mean {', '.join(close)}?" if close else "see `cosydb properties`"
             raise CosyError(name, f"no such property ({hint})")
         prop = catalog[name]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 from pathlib import Path
@@ -12,7 +11,7 @@ import pyarrow.compute as pc
 
 from . import catalog as catalog_mod
 from . import database, engine, info, names, resources, spark, tables
-from .errors import CosyError
+from .errors import CosyError, close_names
 
 
 def choose_experiment(con, root: Path, wanted: str | None) -> dict:
@@ -31,7 +30,7 @@ def choose_experiment(con, root: Path, wanted: str | None) -> dict:
 
 
 def _unknown(what: str, name: str, known) -> CosyError:
-    close = difflib.get_close_matches(name, sorted(set(known)), n=3, cutoff=0.5)
+    close = close_names(name, known)
     return CosyError(what, f"'{name}' is unknown" + (f"; did you mean {', '.join(close)}?" if close else ""))
 
 

@@ -75,6 +75,7 @@ def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -
         plot=_wait_plot(waits),
         seconds=_seconds,
         ranks=report_view.locations_text,  # as the terminal says them
+        same=report_view.same_text,
         path=names.path,  # call paths demangled as the terminal shows them ...
         full=lambda callpath: names.path(callpath, "full"),  # ... and in full, on hover
     )

@@ -28,6 +28,12 @@ def locations_text(locations: list[dict], shown: int = 2) -> str:
     return ", ".join(labels[:shown]) + (f" (+{more} more)" if more > 0 else "")
 
 
+def same_text(same: list[dict]) -> str:
+    """The properties measuring a problem's time too (its ``same``): '= idle_late_sender
+    (asl_mpi), late_sender (cre)'; '' for none."""
+    return "= " + ", ".join(f"{m['property']} ({m['family']})" for m in same) if same else ""
+
+
 def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(width - 1, 0)] + names.ELLIPSIS
 
@@ -100,7 +106,7 @@ def problems(
                     )
                 )
             if e["same"]:
-                lines.append(fit(pad + "= " + ", ".join(f"{m['property']} ({m['family']})" for m in e["same"]), width))
+                lines.append(fit(pad + same_text(e["same"]), width))
             extra = []
             if len(e["places"]) > 1:
                 extra.append(f"+{len(e['places']) - 1} more call paths (--tree)")
