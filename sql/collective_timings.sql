@@ -1,5 +1,5 @@
 -- Every location's part in every collective instance, with the instance's
--- reference times (reference/wait-states.md, collectives): collective_instances
+-- reference times (docs/wait-states.md, collectives): collective_instances
 -- (the k-th collective on a communicator on every member is one instance;
 -- B / X = MpiCollectiveBegin / End) on communicators of more than one rank,
 -- without calls that move no data (except barriers).

@@ -1,4 +1,4 @@
--- Scalasca's collective and MPI management wait states (reference/wait-states.md):
+-- Scalasca's collective and MPI management wait states (docs/wait-states.md):
 -- one row per (metric, collective instance or Init/Finalize, location) that
 -- waited, idle_s > 0 (seconds).
 --

@@ -1,4 +1,4 @@
--- Scalasca's Late Receiver wait states (reference/wait-states.md,
+-- Scalasca's Late Receiver wait states (docs/wait-states.md,
 -- mpi_latereceiver): one row per call completing a send that waited for a
 -- receive posted late.
 --

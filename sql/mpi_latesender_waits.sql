@@ -1,4 +1,4 @@
--- Scalasca's Late Sender wait states (reference/wait-states.md, mpi_latesender):
+-- Scalasca's Late Sender wait states (docs/wait-states.md, mpi_latesender):
 -- one row per call completing a receive (MPI_Recv, MPI_Wait*, MPI_Sendrecv, ...)
 -- that waited for a send that started late.
 --

@@ -14,7 +14,7 @@
 -- idle_time_s: IdleTime, "idle time in communication" (Appendix C), the time the
 -- calls in this call path's subtree wait for their partners, over the subtree
 -- like CommTime. A trace measures it by Scalasca's wait states
--- (reference/wait-states.md), each attributed to the waiting call: Late Sender
+-- (docs/wait-states.md), each attributed to the waiting call: Late Sender
 -- at receive-completing calls (mpi_latesender_waits), Late Receiver at
 -- send-completing calls (mpi_latereceiver_waits) and the waits in collectives
 -- (mpi_collective_waits: mpi_barrier_wait, mpi_wait_nxn, mpi_earlyreduce,

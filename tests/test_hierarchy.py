@@ -150,7 +150,7 @@ def test_a_child_is_part_of_its_parent_on_hybrid_lulesh(real_db):
 
 
 def test_every_scalasca_metric_sits_under_its_scalasca_parent():
-    """The hierarchy of reference/wait-states.md: wait states under the time category of the
+    """The hierarchy of docs/wait-states.md: wait states under the time category of the
     calls they happen in."""
     entries = catalog.load()
     expected = {

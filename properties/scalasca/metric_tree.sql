@@ -4,7 +4,7 @@ parent: null
 unit: s
 columns: {metric: VARCHAR, parent: VARCHAR, unit: VARCHAR, kind: VARCHAR, depth: INTEGER,
   position: INTEGER}
-info: Scalasca's metric hierarchy (reference/wait-states.md, time hierarchy) as rows.
+info: Scalasca's metric hierarchy (docs/wait-states.md, time hierarchy) as rows.
 description: |
   One row per metric in tree order (position; depth 0 for the roots time, visits, bytes,
   comms, syncs, critical_path, performance_impact): metric, parent (NULL for a root),

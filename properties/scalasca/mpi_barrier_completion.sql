@@ -6,7 +6,7 @@ wait_state: true
 requires: [trace]
 info: Time ranks need to leave MPI_Barrier after the first rank left (Scalasca's mpi_barrier_completion).
 description: |
-  reference/wait-states.md, mpi_barrier_completion: X - max(earliest X, min(latest B, X)) per rank of an MPI_Barrier instance, when positive
+  docs/wait-states.md, mpi_barrier_completion: X - max(earliest X, min(latest B, X)) per rank of an MPI_Barrier instance, when positive
   (mpi_collective_wait_matches), summed per (call path, location) and over all
   processes. CONDITION value > 0, CONFIDENCE 1, SEVERITY value / Duration(RankBasis, e).
 diagnosis: |

@@ -6,7 +6,7 @@ wait_state: true
 requires: [trace]
 info: Time ranks wait in MPI_Barrier for the last rank to arrive (Scalasca's mpi_barrier_wait).
 description: |
-  reference/wait-states.md, mpi_barrier_wait: min(latest B, X) - B per rank of an MPI_Barrier instance, when positive
+  docs/wait-states.md, mpi_barrier_wait: min(latest B, X) - B per rank of an MPI_Barrier instance, when positive
   (mpi_collective_wait_matches), summed per (call path, location) and over all
   processes. CONDITION value > 0, CONFIDENCE 1, SEVERITY value / Duration(RankBasis, e).
 diagnosis: |

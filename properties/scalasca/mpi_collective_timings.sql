@@ -9,7 +9,7 @@ columns: {callpath_id: BIGINT, location_id: BIGINT, comm_id: INTEGER, instance_i
   latest_sender_begin: UBIGINT}
 info: Every rank's part in every collective instance, with the instance's reference times.
 description: |
-  reference/wait-states.md, collectives: collective_instances (the k-th collective on
+  docs/wait-states.md, collectives: collective_instances (the k-th collective on
   a communicator on every member is one instance; B/X = MpiCollectiveBegin/End) on
   communicators of more than one rank, without calls that move no data (except
   barriers). Per (instance, location): the call's callpath_id, coll_op, the class

@@ -7,7 +7,7 @@ columns: {metric: VARCHAR, callpath_id: BIGINT, location_id: BIGINT, comm_id: IN
   instance_index: BIGINT, idle_s: DOUBLE}
 info: Scalasca's collective and management wait states, one row per (metric, instance, rank) that waited.
 description: |
-  reference/wait-states.md, with latest = max B and earliest_end = min X over the
+  docs/wait-states.md, with latest = max B and earliest_end = min X over the
   instance (mpi_collective_timings), per rank (value when positive):
   mpi_barrier_wait / mpi_wait_nxn (MPI_Barrier / n-to-n collectives):
     min(latest, X) - B;

@@ -6,7 +6,7 @@ wait_state: true
 requires: [trace]
 info: Time the root of a Reduce/Gather waits for the latest sender (Scalasca's mpi_earlyreduce).
 description: |
-  reference/wait-states.md, mpi_earlyreduce: on the root: min(latest B of the other ranks, X) - B, when positive
+  docs/wait-states.md, mpi_earlyreduce: on the root: min(latest B of the other ranks, X) - B, when positive
   (mpi_collective_wait_matches), summed per (call path, location) and over all
   processes. CONDITION value > 0, CONFIDENCE 1, SEVERITY value / Duration(RankBasis, e).
 diagnosis: |

@@ -6,7 +6,7 @@ wait_state: true
 requires: [trace]
 info: Time ranks wait in a Scan/Exscan for a lower rank (Scalasca's mpi_earlyscan).
 description: |
-  reference/wait-states.md, mpi_earlyscan: min(max B over ranks 0..me, X) - B, when positive
+  docs/wait-states.md, mpi_earlyscan: min(max B over ranks 0..me, X) - B, when positive
   (mpi_collective_wait_matches), summed per (call path, location) and over all
   processes. CONDITION value > 0, CONFIDENCE 1, SEVERITY value / Duration(RankBasis, e).
 diagnosis: |

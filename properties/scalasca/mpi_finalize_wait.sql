@@ -6,7 +6,7 @@ wait_state: true
 requires: [trace]
 info: Time ranks wait in MPI_Finalize for the last rank to arrive (Scalasca's mpi_finalize_wait).
 description: |
-  reference/wait-states.md, mpi_finalize_wait: min(max E, L) - E per rank's MPI_Finalize, when positive
+  docs/wait-states.md, mpi_finalize_wait: min(max E, L) - E per rank's MPI_Finalize, when positive
   (mpi_collective_wait_matches), summed per (call path, location) and over all
   processes. CONDITION value > 0, CONFIDENCE 1, SEVERITY value / Duration(RankBasis, e).
 diagnosis: |

@@ -6,7 +6,7 @@ wait_state: true
 requires: [trace]
 info: Time ranks need to finish MPI_Init after the first rank finished (Scalasca's mpi_init_completion).
 description: |
-  reference/wait-states.md, mpi_init_completion: L - max(min L, min(max E, L)) per rank's MPI_Init(_thread), when positive
+  docs/wait-states.md, mpi_init_completion: L - max(min L, min(max E, L)) per rank's MPI_Init(_thread), when positive
   (mpi_collective_wait_matches), summed per (call path, location) and over all
   processes. CONDITION value > 0, CONFIDENCE 1, SEVERITY value / Duration(RankBasis, e).
 diagnosis: |

@@ -6,7 +6,7 @@ wait_state: true
 requires: [trace]
 info: Time ranks wait in a Bcast/Scatter for a late root (Scalasca's mpi_latebroadcast).
 description: |
-  reference/wait-states.md, mpi_latebroadcast: on non-root ranks: min(B of the root, X) - B, when positive
+  docs/wait-states.md, mpi_latebroadcast: on non-root ranks: min(B of the root, X) - B, when positive
   (mpi_collective_wait_matches), summed per (call path, location) and over all
   processes. CONDITION value > 0, CONFIDENCE 1, SEVERITY value / Duration(RankBasis, e).
 diagnosis: |

@@ -6,7 +6,7 @@ wait_state: true
 requires: [trace]
 info: Time senders wait for a receive that is posted late (Scalasca's mpi_latereceiver).
 description: |
-  reference/wait-states.md, mpi_latereceiver: SUM of the idle times of
+  docs/wait-states.md, mpi_latereceiver: SUM of the idle times of
   mpi_latereceiver_matches per (send-completing call path, location), and over all
   processes; agrees with Scalasca 2.6: only MPI_Send/MPI_Ssend and the MPI_Wait*
   completing an MPI_Isend count (not MPI_Sendrecv), and an MPI_Waitall/MPI_Waitsome

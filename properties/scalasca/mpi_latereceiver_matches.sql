@@ -8,7 +8,7 @@ columns: {callpath_id: BIGINT, location_id: BIGINT, send_complete_call_enter_seq
   send_seq: BIGINT, messages: BIGINT}
 info: Scalasca Late Receiver instances - one per send-completing call that waited for a late receive.
 description: |
-  reference/wait-states.md, mpi_latereceiver: idle = E(Rreq) - E(Scmp) when
+  docs/wait-states.md, mpi_latereceiver: idle = E(Rreq) - E(Scmp) when
   L(Scmp) > E(Rreq), where Scmp is the call completing the send and Rreq the call
   that posted the receive (MPI_Recv, MPI_Sendrecv or MPI_Irecv). Counted when > 0.
   Scalasca 2.6 counts it only when Scmp is a blocking send (MPI_Send, MPI_Ssend),

@@ -6,7 +6,7 @@ wait_state: true
 requires: [trace]
 info: Time receivers wait for a send that starts late (Scalasca's mpi_latesender).
 description: |
-  reference/wait-states.md, mpi_latesender: SUM of the idle times of
+  docs/wait-states.md, mpi_latesender: SUM of the idle times of
   mpi_latesender_matches per (receive-completing call path, location), and over all
   processes; agrees with Scalasca 2.6. CONDITION idle > 0, CONFIDENCE 1,
   SEVERITY idle / Duration(RankBasis, e).

@@ -8,7 +8,7 @@ columns: {callpath_id: BIGINT, location_id: BIGINT, recv_call_enter_seq: BIGINT,
   recv_seq: BIGINT, messages: BIGINT}
 info: Scalasca Late Sender instances - one per receive-completing call that waited for a later send.
 description: |
-  reference/wait-states.md, mpi_latesender: for a message with send event S and receive
+  docs/wait-states.md, mpi_latesender: for a message with send event S and receive
   event R, idle = min(E(S), L(R)) - E(R), where E(R)/L(R) are the Enter/Leave of the
   call completing the receive (MPI_Recv, MPI_Wait*, ...) and E(S) the Enter of the
   call holding the send. Counted when > 0 (a clock-condition violation gives <= 0 and

@@ -6,7 +6,7 @@ wait_state: true
 requires: [trace]
 info: Late Sender time caused by messages received in the wrong order (Scalasca's mpi_latesender_wo).
 description: |
-  reference/wait-states.md, mpi_latesender_wo: SUM of the idle times of
+  docs/wait-states.md, mpi_latesender_wo: SUM of the idle times of
   mpi_latesender_wo_matches per (call path, location) of the waiting receive, and over
   all processes; a part of mpi_latesender. CONDITION idle > 0, CONFIDENCE 1,
   SEVERITY idle / Duration(RankBasis, e). Its sub-metrics mpi_lswo_same /

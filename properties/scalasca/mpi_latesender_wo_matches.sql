@@ -9,7 +9,7 @@ columns: {callpath_id: BIGINT, location_id: BIGINT, recv_call_enter_seq: BIGINT,
   lswo_callpath_id: BIGINT, lswo_recv_seq: BIGINT, same_source: BOOLEAN}
 info: Scalasca Late Sender instances caused by messages received in the wrong order.
 description: |
-  reference/wait-states.md, mpi_latesender_wo (Scalasca 2.6, MPI.pattern): every
+  docs/wait-states.md, mpi_latesender_wo (Scalasca 2.6, MPI.pattern): every
   receiver remembers its recent late-sender instances (mpi_latesender_matches) in a
   buffer of 100; when the buffer is full the oldest is dropped. Each later receive R'
   whose send event S' is earlier than the send S_i of a remembered instance i

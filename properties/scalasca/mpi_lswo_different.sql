@@ -6,7 +6,7 @@ wait_state: true
 requires: [trace]
 info: Wrong-order Late Sender time where the earlier-sent message came from another sender.
 description: |
-  reference/wait-states.md, mpi_lswo_different: mpi_latesender_wo restricted to
+  docs/wait-states.md, mpi_lswo_different: mpi_latesender_wo restricted to
   matches whose revealing receive R' came from a different source than the waiting
   receive. Exactly as Scalasca 2.6 (MPI.pattern, PatternMPI_LswoDifferent,
   LATE_SENDER_WO: recv = data->mLocal->get_event(ROLE_RECV_LSWO); if

@@ -6,7 +6,7 @@ wait_state: true
 requires: [trace]
 info: Wrong-order Late Sender time where the earlier-sent message came from the same sender.
 description: |
-  reference/wait-states.md, mpi_lswo_same: mpi_latesender_wo restricted to matches
+  docs/wait-states.md, mpi_lswo_same: mpi_latesender_wo restricted to matches
   whose revealing receive R' came from the same source as the waiting receive (a
   different tag or communicator). Exactly as Scalasca 2.6 (MPI.pattern,
   PatternMPI_LswoSame, LATE_SENDER_WO: recv = data->mLocal->get_event(ROLE_RECV_LSWO);

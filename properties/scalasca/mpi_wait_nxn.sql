@@ -6,7 +6,7 @@ wait_state: true
 requires: [trace]
 info: Time ranks wait in an n-to-n collective (Allreduce, Allgather, Alltoall, ...) for the last rank (Scalasca's mpi_wait_nxn).
 description: |
-  reference/wait-states.md, mpi_wait_nxn: min(latest B, X) - B per rank of an n-to-n instance, when positive
+  docs/wait-states.md, mpi_wait_nxn: min(latest B, X) - B per rank of an n-to-n instance, when positive
   (mpi_collective_wait_matches), summed per (call path, location) and over all
   processes. CONDITION value > 0, CONFIDENCE 1, SEVERITY value / Duration(RankBasis, e).
 diagnosis: |

@@ -7,7 +7,7 @@ columns: {metric: VARCHAR, parent: VARCHAR, unit: VARCHAR, callpath_id: BIGINT,
   location_id: BIGINT, inclusive: DOUBLE, exclusive: DOUBLE}
 info: The severity cube (metric, call path, location) -> value over Scalasca's metric hierarchy.
 description: |
-  reference/wait-states.md, time hierarchy: every call path's time on a location in
+  docs/wait-states.md, time hierarchy: every call path's time on a location in
   its leaf time category (time_leaves: comp, mpi_point2point, omp_ibarrier, ...,
   omp_management, and omp_idle_threads / omp_limited_parallelism beside execution
   under time for traces with OpenMP parallel regions). The message

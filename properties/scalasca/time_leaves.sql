@@ -6,7 +6,7 @@ requires: [trace]
 columns: {metric: VARCHAR, callpath_id: BIGINT, location_id: BIGINT, value: DOUBLE}
 info: Every call path's time on every location by its leaf time category (comp, mpi_point2point, omp_ibarrier, ...).
 description: |
-  reference/wait-states.md, time hierarchy: a call path's exclusive time on a
+  docs/wait-states.md, time hierarchy: a call path's exclusive time on a
   location goes to one leaf category of metric_tree by its region: comp (not MPI),
   mpi_init_exit (MPI_Init(_thread), MPI_Finalize, MPI_Initialized, MPI_Finalized),
   mpi_mgmt_file, mpi_mgmt_win, mpi_mgmt_comm, mpi_sync_collective (barriers),

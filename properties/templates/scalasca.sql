@@ -1,4 +1,4 @@
-{#- Rules shared by Scalasca's wait-state metrics (reference/wait-states.md).
+{#- Rules shared by Scalasca's wait-state metrics (docs/wait-states.md).
     Import with: {% import 'templates/scalasca.sql' as scalasca with context %} -#}
 
 {#- The roots of Scalasca's metric tree (metric_tree, time_cube). -#}

@@ -1,6 +1,6 @@
 -- Clock-condition violations: the call completing a receive left before the
 -- call holding the matching send was entered, L(R) < E(S), which cannot
--- happen on synchronised clocks (reference/wait-states.md, "Clock condition").
+-- happen on synchronised clocks (docs/wait-states.md, "Clock condition").
 -- Wait-state metrics clamp such idle times at zero.
 select
     'clock_condition' as "check",

@@ -4,7 +4,7 @@ parent: null
 unit: count
 info: Number of MPI communications (Scalasca's comms).
 description: |
-  Scalasca's metric hierarchy (reference/wait-states.md, time hierarchy). Point-to-point
+  Scalasca's metric hierarchy (docs/wait-states.md, time hierarchy). Point-to-point
   messages and collective calls that move data. Its value in time_cube is the sum of its
   leaves and sub-metrics.
 ---#}

@@ -4,7 +4,7 @@ parent: comms_p2p
 unit: count
 info: MPI point-to-point sends (Scalasca's comms_send).
 description: |
-  Scalasca's metric hierarchy (reference/wait-states.md, time hierarchy). Messages of
+  Scalasca's metric hierarchy (docs/wait-states.md, time hierarchy). Messages of
   more than zero bytes, at the sending call. Its value in time_cube is the sum of its
   leaves and sub-metrics.
 ---#}
