@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import sys
+import textwrap
 from pathlib import Path
 
 import duckdb
@@ -17,8 +18,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from . import SCHEMA_VERSION, __version__, database, interrupts, names, resources
-from .errors import CosyError, close_names
+from . import SCHEMA_VERSION, __version__, database, interrupts, names
+from .errors import CosyError, close_names, problem_text
 
 try:  # the click that typer runs: its own copy from typer 0.20 on
     from typer._click import exceptions as click_errors
@@ -161,12 +162,8 @@ def _guard(function):
         raise
     except CosyError as error:
         _fail(str(error))
-    except duckdb.Error as error:
-        _fail(resources.error_text(error))
-    except OSError as error:
-        _fail(
-            f"{error.filename}: {error.strerror}" if error.filename and error.strerror else " ".join(str(error).split())
-        )
+    except (duckdb.Error, OSError) as error:  # the same line as the Python API's CosyError
+        _fail(problem_text(error))
     except KeyboardInterrupt as error:  # cosydb.interrupts.Interrupted, or Ctrl-C where it is not handled
         _fail(str(error) or "interrupted", getattr(error, "exit_code", 130))
     except Exception as error:  # noqa: BLE001 - the last resort of a command line
@@ -363,12 +360,12 @@ def _run_sql(db: Path, query: str, fmt: str, experiment: str | None, write: bool
     """Run the query and write its result as it streams; without ``write`` this process
     changes no file from here on (``sandbox.forbid_writes``, where the system can)."""
     from . import result_formats, sandbox
-    from .api import Database
+    from .api import BATCH_ROWS, statement
 
     database.connect(db).close()  # validates, and rewrites the catalog of a moved database first
     if not write:
         sandbox.forbid_writes(sandbox.private_directory())
-    with Database(db).query(query, experiment, write) as batches, _stdout():
+    with statement(db, query, None, experiment, write, BATCH_ROWS) as batches, _stdout():
         if fmt == "json":
             result_formats.write_json(batches, sys.stdout)
         elif fmt == "csv":
@@ -518,13 +515,17 @@ def report(
     else:
         text = io.StringIO()
         if fmt == "json":
-            text.write(json.dumps(result, indent=1, default=str) + "\n")
+            shown = names.demangled(result)
+            if result["bottleneck"]:  # "property at place", the place demangled
+                shown["bottleneck"] = f"{result['problems'][0]['property']} at {shown['problems'][0]['place']}"
+            text.write(json.dumps(shown, indent=1, default=str) + "\n")
         elif fmt == "csv":
             import csv
 
-            writer = csv.DictWriter(text, fieldnames=list(result["results"][0]) if result["results"] else ["property"])
+            rows = names.demangled(result["results"])
+            writer = csv.DictWriter(text, fieldnames=list(rows[0]) if rows else ["property"])
             writer.writeheader()
-            for row in result["results"]:
+            for row in rows:
                 writer.writerow({k: json.dumps(v) if isinstance(v, (dict, list)) else v for k, v in row.items()})
         else:
             from . import report_view
@@ -565,9 +566,17 @@ def _width() -> int:
 
 @app.command()
 def diff(
-    db: Path = typer.Argument(..., help="Database directory."),
-    a: str = typer.Argument(..., help="First experiment (name or id)."),
-    b: str = typer.Argument(..., help="Second experiment (name or id)."),
+    db: Path = typer.Argument(..., metavar="DB", help="Database directory (of both experiments, or of the first)."),
+    second: str = typer.Argument(
+        ..., metavar="A|DB_B", help="The first experiment of DB (name or id), or a second database."
+    ),
+    third: str | None = typer.Argument(None, metavar="B", help="The second experiment of DB (name or id)."),
+    a_name: str | None = typer.Option(
+        None, "--a", help="Two databases: the experiment of DB (name or id; default: its latest trace)."
+    ),
+    b_name: str | None = typer.Option(
+        None, "--b", help="Two databases: the experiment of DB_B (name or id; default: its latest trace)."
+    ),
     fmt: str = typer.Option("table", "--format", help="table, json or csv."),
     prop: list[str] | None = typer.Option(None, "--property", help="Compare only this property (repeatable)."),
     properties_dir: list[Path] | None = typer.Option(
@@ -575,14 +584,34 @@ def diff(
     ),
     top: int = typer.Option(30, "--top", min=1, help="Table: the rows with the largest changes."),
 ):
-    """Compare two experiments: each property's value per call path in both, change and relative change.
+    """Compare two experiments, of one database (DB A B) or of two (DB_A DB_B, each one's
+    latest trace unless --a / --b name others): each property's value per call path in
+    both, change and relative change, largest change first.
 
-    Example: cosydb diff run.cosydb before after --property mpi_latesender
+    Each change is listed once: a call path's row is its own value, as in Scalasca's cube
+    (a row that only sums its callees' rows, e.g. total_cost at main, is left out, they are
+    listed), and a property with the values of a sub-property or of its declared twin at
+    the same call path is named on that row (=). Names are demangled (json and csv in
+    full, as recorded beside: mangled_place, mangled_callpath, mangled_region).
+
+    Example: cosydb diff run.cosydb before after --property mpi_latesender;
+    cosydb diff old.cosydb new.cosydb
     """
     from .report import diff as diff_experiments
 
     _check_format(fmt, ("table", "json", "csv"))
-    result = _guard(lambda: diff_experiments(db, a, b, prop, properties_dir or ()))
+    if third is not None:
+        if a_name is not None or b_name is not None:
+            _fail("diff: --a and --b name the experiments of two databases; DB A B names both already")
+        compared = dict(a=second, b=third)
+    elif database.is_database(Path(second)):
+        compared = dict(a=a_name, b=b_name, db_b=Path(second))
+    else:
+        _fail(
+            f"diff: '{second}' is no database: give two experiments of {db} (cosydb diff DB A B) "
+            "or two databases (cosydb diff DB_A DB_B)"
+        )
+    result = _guard(lambda: diff_experiments(db, properties=prop, properties_dirs=properties_dir or (), **compared))
     if fmt == "json":
         out.print(json.dumps(result, indent=1, default=str))
         return
@@ -591,7 +620,7 @@ def diff(
 
         writer = csv.DictWriter(sys.stdout, fieldnames=list(result["rows"][0]) if result["rows"] else ["property"])
         writer.writeheader()
-        writer.writerows(result["rows"])
+        writer.writerows({k: json.dumps(v) if isinstance(v, list) else v for k, v in r.items()} for r in result["rows"])
         return
     result = names.printable(result)
     out.print(
@@ -600,16 +629,31 @@ def diff(
             f"   (properties whose condition holds in either; change = {result['b']} - {result['a']})",
         )
     )
-    table = Table("property", "call path", result["a"], result["b"], "change", "relative", box=None, padding=(0, 2))
-    for r in result["rows"][:top]:
-        table.add_row(
-            r["property"],
-            names.path(r["place"]) + (f" [{r['condition_id']}]" if r["condition_id"] else ""),  # as report shows it
+    for line in textwrap.wrap(
+        "Each change once: a call path's own value (a row that sums its callees' is theirs, listed "
+        "below it); (= p) the properties with the same values there.",
+        _width(),
+    ):
+        out.print(line)
+    shown = [
+        [
+            r["property"] + (f" (= {', '.join(r['same'])})" if r["same"] else ""),
+            names.path(r["mangled_place"]),  # demangled as report shows it
             _value_text(r["value_a"], r["unit"]),
             _value_text(r["value_b"], r["unit"]),
             _value_text(r["change"], r["unit"]),
             "" if r["relative_change"] is None else f"{r['relative_change']:+.1%}",
-        )
+            f" [{r['condition_id']}]" if r["condition_id"] else "",
+        ]
+        for r in result["rows"][:top]
+    ]
+    header = ["property", "call path", result["a"], result["b"], "change", "relative"]
+    # the call path shortened in its middle, never its leaf, to what the other columns leave
+    others = sum(max(len(row[i]) for row in [header, *shown]) + 2 for i in (0, 2, 3, 4, 5))
+    table = Table(*header, box=None, padding=(0, 2))
+    for *row, condition in shown:
+        place = names.fit(row[1], max(_width() - others - 2 - len(condition), 30 - len(condition)))
+        table.add_row(row[0], place + condition, *row[2:])
     out.print(table)
     if len(result["rows"]) > top:
         out.print(f"({len(result['rows']) - top} more rows: --top, or --format csv)")
@@ -685,6 +729,7 @@ def export(
         out.print(
             f"wrote {output}: {written['slices']:,} region slices, {written['flows']:,} message flows and "
             f"{written['wait_states']:,} wait-state slices on {written['locations']} locations"
+            + (f", {written['clock_violations']:,} clock violations marked" if written["clock_violations"] else "")
         )
         return
     from .export import write_cubex

@@ -24,7 +24,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from . import database, outputs
+from . import database, names, outputs
 from .report import cube as compute_cube
 
 #: Units of severity_cube -> Cube's units of measurement.
@@ -141,7 +141,9 @@ def _anchor(metrics, metric_index, regions, children, cnode_index, region_index,
         out.append(
             f'<region id="{region_index[region_id]}" mod={quoteattr(_visible(source_file or ""))} '
             f'begin="{begin if begin else -1}" end="{end if end else -1}">'
-            f"<name>{_text(name or '')}</name><mangled_name>{_text(canonical or name or '')}</mangled_name>"
+            # as Score-P writes them: the name demangled, the name as recorded beside it
+            f"<name>{_text(names.demangle(name or ''))}</name>"
+            f"<mangled_name>{_text(canonical or name or '')}</mangled_name>"
             f"<paradigm>{_text((paradigm or '').lower())}</paradigm><role>{_text((role or '').lower())}</role>"
             "<url></url><descr></descr></region>"
         )

@@ -96,19 +96,50 @@ def display(name: str, mode: str = "short") -> str:
     return {"short": short, "full": demangle, "raw": str}[mode](name)
 
 
+#: what the report's views append to a region's name for a place that is all its calls
+ALL_CALLS = " (all calls)"
+
+
 def path(callpath: str, mode: str = "short") -> str:
-    """A call path ``a/b/c`` with each region name shown in ``mode`` (see ``display``)."""
+    """A call path ``a/b/c`` with each region name shown in ``mode`` (see ``display``); a
+    region's place, ``name (all calls)``, with the name shown so."""
+    if callpath.endswith(ALL_CALLS):
+        return display(callpath.removesuffix(ALL_CALLS), mode) + ALL_CALLS
     return "/".join(display(part, mode) for part in callpath.split("/"))
+
+
+#: the fields of a report that name regions or call paths (``demangled``)
+NAMED_FIELDS = ("place", "callpath", "region", "main_region")
+
+
+def demangled(value: Any) -> Any:
+    """``value`` (a report's dict, list or row) with each field of ``NAMED_FIELDS`` demangled
+    (``path(x, "full")``) and the name as recorded kept beside it as ``mangled_<field>``:
+    what ``--format json`` and ``csv`` write, for a person and for a program alike."""
+    if isinstance(value, list):
+        return [demangled(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, item in value.items():
+        if key in NAMED_FIELDS and (item is None or isinstance(item, str)):
+            out[key] = None if item is None else path(item, "full")
+            out[f"mangled_{key}"] = item
+        else:
+            out[key] = demangled(item)
+    return out
 
 
 def fit(callpath: str, width: int) -> str:
     """The call path elided in the middle to at most ``width`` characters, keeping its root
-    and as many trailing segments as fit: ``main/…/exchange_externals/MPI_Wait``."""
+    and as many trailing segments as fit: ``main/…/exchange_externals/MPI_Wait``. The leaf
+    is never shortened: when even ``root/…/leaf`` is too long, ``…/leaf``, and a leaf longer
+    than ``width`` is shown whole."""
     if len(callpath) <= width:
         return callpath
     parts = callpath.split("/")
     if len(parts) < 2:
-        return callpath[: max(width - 1, 0)] + ELLIPSIS
+        return callpath
     head, tail = parts[0], []
     for part in reversed(parts[1:]):
         candidate = "/".join([head, ELLIPSIS, part, *tail])
@@ -116,6 +147,4 @@ def fit(callpath: str, width: int) -> str:
             break
         tail.insert(0, part)
     text = "/".join([head, ELLIPSIS, *tail])
-    if len(text) > width:  # even root/…/leaf is too long: keep the leaf's end
-        text = ELLIPSIS + text[len(text) - width + 1 :]
-    return text
+    return text if len(text) <= width or len(tail) > 1 else f"{ELLIPSIS}/{parts[-1]}"

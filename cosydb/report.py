@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shlex
 from pathlib import Path
 
+import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -97,8 +100,9 @@ def run(
     ``report_rows``: the rows listed), ``critical_path`` (the view ``critical_path_summary``:
     the critical path's activities, most time first), ``root_causes`` (the view
     ``root_cause_summary``: per class of wait state, the call paths and locations whose
-    delay caused it, largest first), ``not_evaluable`` (reason ->
-    properties) and ``warnings``. ``baseline``: the sequential experiment (name or id) of
+    delay caused it, largest first), ``phases`` (the view ``run_phases``: the share of the
+    run in MPI_Init and MPI_Finalize and the region of the main work), ``not_evaluable``
+    (reason -> properties) and ``warnings``. ``baseline``: the sequential experiment (name or id) of
     the properties comparing two runs. With ``properties`` only their rows are replaced in
     ``property_results``. ``memory_limit`` and ``threads``: DuckDB's resources.
     ``engine_name='spark'``: the catalog is evaluated by Spark SQL on ``spark_master``
@@ -145,6 +149,7 @@ def run(
             stored[database.CUBE_TABLE] = evaluation.cube()
         shown = results.filter(pc.is_in(results.column("property"), pa.array(selected))) if selected else results
         decided = decide(con, exp["experiment_id"], shown, stored[database.CATALOG_TABLE])
+        phases = _phases(con, root, exp, decided["phases"])
         others = con.execute(
             "SELECT name, is_profile FROM experiments WHERE experiment_id <> ? ORDER BY experiment_id",
             [exp["experiment_id"]],
@@ -191,8 +196,28 @@ def run(
         critical_path=decided["critical_path"],
         root_causes=decided["root_causes"],
         not_evaluable=decided["not_evaluable"],
+        phases=phases,
         warnings=warnings,
     )
+
+
+def _phases(con, root: Path, exp: dict, rows: list[dict]) -> dict | None:
+    """The run's phases (the view ``run_phases``) and ``command``: the report ranked against
+    the main region (its short name where that names it alone, as ``--rank-basis`` takes it)."""
+    if not rows:
+        return None
+    phases = rows[0]
+    region, phases["command"] = phases["main_region"], None
+    if region is not None:
+        try:
+            short = names.short(region)
+            option = short if _region(con, exp, short, "--rank-basis") == region else region
+        except CosyError:  # the short name names several regions
+            option = region
+        others = con.execute("SELECT count(*) FROM experiments WHERE experiment_id <> ?", [exp["experiment_id"]])
+        chosen = ["--experiment", exp["name"]] if others.fetchone()[0] else []
+        phases["command"] = shlex.join(["cosydb", "report", str(root), *chosen, "--rank-basis", option])
+    return phases
 
 
 def catalog_table(catalog: dict) -> pa.Table:
@@ -229,6 +254,7 @@ DECISIONS = {
     "root_causes": """
         SELECT * EXCLUDE (experiment_id, callpath_id, location_id) FROM root_cause_summary
         ORDER BY class_index, cause_index""",
+    "phases": "SELECT * EXCLUDE (experiment_id) FROM run_phases",
     "not_evaluable": """
         SELECT regexp_replace(status, '^not evaluable: ', '') AS reason, list(property ORDER BY property) AS properties
         FROM property_results WHERE status <> 'evaluated' GROUP BY status ORDER BY min(property)""",
@@ -301,49 +327,214 @@ def cube(db: str | os.PathLike, experiment: str | None = None) -> dict:
     return dict(experiment={k: exp[k] for k in ("experiment_id", "name")}, metrics=metrics)
 
 
+#: The columns of a compared row (``diff``), as the Python API's ``Diff.rows`` types them.
+DIFF_COLUMNS = pa.schema(
+    [
+        ("property", pa.string()),
+        ("place", pa.string()),  # the call path, a function as a whole ('f (all calls)') or '(rank basis)'
+        ("mangled_place", pa.string()),  # each name as recorded, beside its demangled form (names.demangled)
+        ("callpath", pa.string()),
+        ("mangled_callpath", pa.string()),
+        ("region", pa.string()),
+        ("mangled_region", pa.string()),
+        ("condition_id", pa.string()),
+        ("unit", pa.string()),
+        ("value_a", pa.float64()),
+        ("value_b", pa.float64()),
+        ("change", pa.float64()),
+        ("relative_change", pa.float64()),
+        ("severity_a", pa.float64()),
+        ("severity_b", pa.float64()),
+        ("same", pa.list_(pa.string())),  # the properties with these values here, left out
+    ]
+)
+
+
 def diff(
     db: str | os.PathLike,
-    a: str,
-    b: str,
+    a: str | None = None,
+    b: str | None = None,
     properties: list[str] | None = None,
     properties_dirs: list[Path] | tuple = (),
     params: dict | None = None,
+    db_b: str | os.PathLike | None = None,
 ) -> dict:
-    """Evaluate the catalog on experiments ``a`` and ``b`` (storing both results) and compare
-    them per property and call path (those of ``properties`` when given: not the report's
-    denominator, location_time; all-process rows whose condition holds in either; rows
-    of several conditions, e.g. variables, match by condition_id): value in a and b,
-    change = b - a and relative change = change / a (NULL when a is 0)."""
-    runs = [
-        run(db, name, 0.0, properties=properties, properties_dirs=properties_dirs, params=params) for name in (a, b)
-    ]
-    ids = [r["experiment"]["experiment_id"] for r in runs]
-    con = database.connect(db)
+    """Compare experiment ``a`` of database ``db`` with experiment ``b`` of ``db_b`` (default
+    ``db``; an experiment left out: its database's latest trace) per property and call path.
+
+    The catalog is evaluated on each experiment in its own database (the results stored
+    there as a report's, at threshold 0), then the two results are compared in memory:
+    per property (those of ``properties`` when given), call path (matched by its path, so
+    that two databases compare) or function as a whole, and condition (rows of several
+    conditions, e.g. variables, match by condition_id), the all-process rows whose
+    condition holds in either: value in a and b, change = b - a and relative change =
+    change / a (NULL when a is 0).
+
+    Each change is listed once: a call path's row is its own value, as
+    in Scalasca's cube. A wait state's rows are its own (exclusive); a row of another
+    property whose value is, in each experiment, the sum of the rows at its callees (an
+    inclusive value: ASL's total_cost at main sums its MPI calls') only repeats their
+    changes and is left out. A property declaring ``same_as`` is left out where its twin
+    has the same values in both, and named in the twin's ``same``.
+
+    Returns ``a`` and ``b`` (the column labels: the experiment names, with their
+    databases' names where both are alike), ``experiments`` (per side: db, experiment_id,
+    name) and ``rows`` (``DIFF_COLUMNS``), largest change first, their names demangled as
+    the report's JSON has them (``names.demangled``: ``place``, ``callpath`` and ``region``
+    in full, as recorded in ``mangled_place``, ...)."""
+    root_a = Path(db)
+    root_b = Path(db_b) if db_b is not None else root_a
+    if db_b is None and (a is None or b is None):
+        raise CosyError(root_a, "name the two experiments to compare (or give a second database)")
+    catalog = catalog_mod.load(properties_dirs)
+    params = dict(params or {})
+    _check_selection(catalog, properties, params)
+    sides = [_diff_side(root, name, catalog, properties, params) for root, name in ((root_a, a), (root_b, b))]
+    labels = [side["experiment"]["name"] for side in sides]
+    if db_b is not None and labels[0] == labels[1]:
+        labels = [f"{root.resolve().name}:{label}" for root, label in zip((root_a, root_b), labels)]
+        if labels[0] == labels[1]:
+            labels = [f"A {labels[0]}", f"B {labels[1]}"]
+    entries = pa.Table.from_pylist(
+        [
+            dict(property=n, wait_state=p.wait_state, same_as=p.same_as, ancestors=catalog_mod.ancestors(catalog, n))
+            for n, p in catalog.items()
+        ],
+        pa.schema(
+            [
+                ("property", pa.string()),
+                ("wait_state", pa.bool_()),
+                ("same_as", pa.string()),
+                ("ancestors", pa.list_(pa.string())),
+            ]
+        ),
+    )
+    con = duckdb.connect()
     try:
-        rows = con.execute(
-            """
-            WITH r AS (SELECT *, coalesce(callpath, region || ' (all calls)') AS place,
-                              count(*) OVER (PARTITION BY experiment_id, property, callpath, region) AS n
-                       FROM property_results WHERE status = 'evaluated' AND location_id IS NULL
-                       AND ($asked IS NULL OR list_contains($asked, property))),
-                 x AS (SELECT * FROM r WHERE experiment_id = $a),
-                 y AS (SELECT * FROM r WHERE experiment_id = $b)
-            SELECT coalesce(x.property, y.property) AS property, coalesce(x.place, y.place) AS place,
-                   coalesce(x.callpath, y.callpath) AS callpath,
-                   coalesce(x.region, y.region) AS region, coalesce(y.condition_id, x.condition_id) AS condition_id,
-                   coalesce(x.unit, y.unit) AS unit, x.value AS value_a, y.value AS value_b,
-                   coalesce(y.value, 0) - coalesce(x.value, 0) AS change,
-                   (coalesce(y.value, 0) - x.value) / nullif(x.value, 0) AS relative_change,
-                   x.severity AS severity_a, y.severity AS severity_b
-            FROM x FULL JOIN y
-                ON x.property = y.property AND x.callpath IS NOT DISTINCT FROM y.callpath
-                AND x.region IS NOT DISTINCT FROM y.region
-                -- rows of one condition (e.g. a variable) match by it; a property's only row on both sides matches
-                AND (x.condition_id IS NOT DISTINCT FROM y.condition_id OR (x.n = 1 AND y.n = 1))
-            WHERE coalesce(x.condition, false) OR coalesce(y.condition, false)
-            ORDER BY abs(change) DESC, property, callpath""",
-            {"a": ids[0], "b": ids[1], "asked": properties or None},
+        con.register("rows_a", sides[0]["results"])
+        con.register("rows_b", sides[1]["results"])
+        con.register("tree_a", sides[0]["tree"])
+        con.register("tree_b", sides[1]["tree"])
+        con.register("entries", entries)
+        rows = con.execute(_DIFF_SQL, {"asked": list(properties) if properties else None}).to_arrow_table()
+    finally:
+        con.close()
+    return dict(
+        a=labels[0],
+        b=labels[1],
+        experiments={
+            key: dict(db=str(root), experiment_id=side["experiment"]["experiment_id"], name=side["experiment"]["name"])
+            for key, root, side in zip("ab", (root_a, root_b), sides)
+        },
+        rows=names.demangled(rows.to_pylist()),
+    )
+
+
+def _diff_side(root: Path, experiment: str | None, catalog: dict, properties: list[str] | None, params: dict) -> dict:
+    """Evaluate the catalog (``properties`` and what they read, default all) on one experiment
+    of ``root`` and store the results there as a report at threshold 0 does (where the
+    database can be written): the experiment, its ``property_results`` rows and its call
+    tree (callpath_id, parent_id)."""
+    con = database.connect(root)
+    try:
+        resources.apply(con, default_memory=resources.REPORT_MEMORY_LIMIT)
+        exp = choose_experiment(con, root, experiment)
+        selected = sorted(set(properties) | {"rank_basis", "location_time"}) if properties else None
+        evaluation = engine.evaluate(
+            con, catalog, exp["experiment_id"], dict(params, p_rank_basis=None), selected, keep_patterns=set()
+        )
+        results = evaluation.results(0.0, None)
+        tree = con.execute(
+            "SELECT callpath_id, parent_id FROM callpaths WHERE experiment_id = ?", [exp["experiment_id"]]
         ).to_arrow_table()
     finally:
         con.close()
-    return dict(a=runs[0]["experiment"]["name"], b=runs[1]["experiment"]["name"], rows=rows.to_pylist())
+    with contextlib.suppress(OSError):  # e.g. a read-only database: the comparison is still made
+        engine.store(
+            root,
+            exp["experiment_id"],
+            {database.RESULTS_TABLE: results, database.CATALOG_TABLE: catalog_table(catalog)},
+            replace_properties=[n for n in evaluation.status if catalog[n].kind == "property"] if properties else None,
+        )
+    return dict(experiment=exp, results=results, tree=tree)
+
+
+#: The comparison of two experiments' results (``diff``): rows_a / rows_b their
+#: property_results, tree_a / tree_b their call trees, entries the catalog's
+#: wait_state and same_as per property; $asked the properties compared (NULL: all).
+_DIFF_SQL = """
+WITH r AS (
+    SELECT 'a' AS side, * FROM rows_a UNION ALL BY NAME SELECT 'b' AS side, * FROM rows_b
+),
+own AS (  -- a side's all-process rows, with the parent of their call path
+    SELECT r.*, coalesce(r.callpath, r.region || ' (all calls)', '(rank basis)') AS place,
+           t.parent_id,
+           count(*) OVER (PARTITION BY r.side, r.property, r.callpath, r.region) AS n
+    FROM r
+    LEFT JOIN (SELECT 'a' AS side, * FROM tree_a UNION ALL SELECT 'b', * FROM tree_b) AS t
+        ON t.side = r.side AND t.callpath_id = r.callpath_id
+    WHERE r.status = 'evaluated' AND r.location_id IS NULL
+),
+callees AS (  -- per row, the sum of the same property's rows at its callees (same condition)
+    SELECT p.side, p.property, p.callpath_id, p.condition_id, sum(c.value) AS value, count(*) AS rows
+    FROM own AS p
+    JOIN own AS c
+        ON c.side = p.side AND c.property = p.property AND c.parent_id = p.callpath_id
+        AND c.condition_id IS NOT DISTINCT FROM p.condition_id
+    GROUP BY ALL
+),
+side AS (  -- sums: the row's value is its callees' (to 1e-9 of it): it repeats them
+    SELECT o.*, coalesce(abs(o.value - c.value) <= 1e-9 * greatest(abs(o.value), abs(c.value)), false) AS sums
+    FROM own AS o
+    LEFT JOIN callees AS c
+        ON c.side = o.side AND c.property = o.property AND c.callpath_id = o.callpath_id
+        AND c.condition_id IS NOT DISTINCT FROM o.condition_id
+    WHERE $asked IS NULL OR list_contains($asked, o.property)
+),
+x AS (SELECT * FROM side WHERE side = 'a'),
+y AS (SELECT * FROM side WHERE side = 'b'),
+joined AS (
+    SELECT coalesce(x.property, y.property) AS property, coalesce(x.place, y.place) AS place,
+           coalesce(x.callpath, y.callpath) AS callpath, coalesce(x.region, y.region) AS region,
+           coalesce(y.condition_id, x.condition_id) AS condition_id, coalesce(x.unit, y.unit) AS unit,
+           x.value AS value_a, y.value AS value_b,
+           coalesce(y.value, 0) - coalesce(x.value, 0) AS change,
+           (coalesce(y.value, 0) - x.value) / nullif(x.value, 0) AS relative_change,
+           x.severity AS severity_a, y.severity AS severity_b,
+           coalesce(x.sums, true) AND coalesce(y.sums, true) AS sums
+    FROM x FULL JOIN y
+        ON x.property = y.property AND x.callpath IS NOT DISTINCT FROM y.callpath
+        AND x.region IS NOT DISTINCT FROM y.region
+        -- rows of one condition (e.g. a variable) match by it; a property's only row on both sides matches
+        AND (x.condition_id IS NOT DISTINCT FROM y.condition_id OR (x.n = 1 AND y.n = 1))
+    WHERE coalesce(x.condition, false) OR coalesce(y.condition, false)
+),
+listed AS (
+    SELECT j.* EXCLUDE (sums), e.same_as, e.ancestors
+    FROM joined AS j
+    JOIN entries AS e USING (property)
+    WHERE e.wait_state OR NOT j.sums
+),
+matches AS (  -- t has o's values at o's place in both: o is a sub-property of t, or its declared twin
+    SELECT t.property, t.place, t.condition_id, o.property AS other
+    FROM listed AS t
+    JOIN listed AS o
+        ON o.place = t.place AND o.condition_id IS NOT DISTINCT FROM t.condition_id
+        AND (o.property = t.same_as OR list_contains(o.ancestors, t.property))
+        AND coalesce(abs(t.value_a - o.value_a) <= 1e-9 * abs(o.value_a), t.value_a IS NULL AND o.value_a IS NULL)
+        AND coalesce(abs(t.value_b - o.value_b) <= 1e-9 * abs(o.value_b), t.value_b IS NULL AND o.value_b IS NULL)
+),
+named AS (  -- a match on a row that is listed: t is named on it
+    SELECT m.*
+    FROM matches AS m
+    SEMI JOIN (SELECT * FROM listed ANTI JOIN matches USING (property, place, condition_id)) AS k
+        ON k.property = m.other AND k.place = m.place AND k.condition_id IS NOT DISTINCT FROM m.condition_id
+)
+SELECT l.* EXCLUDE (same_as, ancestors),
+       coalesce((SELECT list(DISTINCT n.property ORDER BY n.property) FROM named AS n
+                 WHERE n.other = l.property AND n.place = l.place
+                 AND n.condition_id IS NOT DISTINCT FROM l.condition_id), []) AS same
+FROM listed AS l
+ANTI JOIN named AS n ON n.property = l.property AND n.place = l.place
+    AND n.condition_id IS NOT DISTINCT FROM l.condition_id
+ORDER BY abs(change) DESC, property, callpath, region, condition_id"""

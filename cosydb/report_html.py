@@ -1,9 +1,11 @@
 """The report as one self-contained HTML file (`cosydb report --format html -o report.html`):
 the ranked problems, the severity cube to browse as CUBE does (metric tree, call tree of the
-metric chosen, its value on every location), a per-rank plot of the largest wait states
-(plotly, its JavaScript inlined: the page needs no network), the root causes and each
-listed property's description and diagnosis. Every number shown is the report's (the same
-run as ``--format json``), each with its exact value in a ``data-value`` attribute."""
+metric chosen, its value on every location: a collapsed call path with its callees', an
+expanded one alone; each metric coloured on its own scale), a per-rank plot of the largest
+wait states (plotly, its JavaScript inlined: the page needs no network), the root causes
+and the description and diagnosis of each property evaluated on the experiment. Every
+number shown is the report's (the same run as ``--format json``), each with its exact value
+in a ``data-value`` attribute."""
 
 from __future__ import annotations
 
@@ -50,7 +52,9 @@ def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -
         waits = wait_bars(con, eid)
     finally:
         con.close()
-    # the glossary: what the page lists (a property this experiment cannot evaluate is not on it)
+    # the glossary: the properties evaluated on this experiment (listed in its results), not the
+    # catalog's (no HPF or cache entry for a trace without them); a metric of the cube says
+    # what it is on hover
     shown = {p["property"] for p in result["problems"]} | {
         r["property"] for r in result["results"] if r["status"] == "evaluated"
     }
@@ -60,7 +64,7 @@ def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -
         if name in catalog
     }
     cube = dict(
-        metrics=[dict(name=m, parent=p, unit=u) for m, p, u in metrics],
+        metrics=[dict(name=m, parent=p, unit=u, info=catalog[m].info if m in catalog else None) for m, p, u in metrics],
         # region names as the terminal shows them (C++ demangled, without parameters), in full on hover
         callpaths=[dict(id=c, parent=p, name=names.short(n), full=names.demangle(n)) for c, p, n in callpaths],
         locations=[
@@ -70,6 +74,8 @@ def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -
     )
     page = _template().render(
         result=result,
+        phases=report_view.phases_text(result),
+        main=_main_work(result),
         about=about,
         cube=cube,
         plot=_wait_plot(waits),
@@ -82,6 +88,18 @@ def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -
     with outputs.replaced(output) as tmp:
         tmp.write_text(page)
     return dict(problems=len(result["problems"]), cells=len(cells), metrics=len(metrics))
+
+
+def _main_work(result: dict) -> dict | None:
+    """When the report suggests the main work as the rank basis (``run_phases``): its name
+    and per problem of time its value / the region's time over all locations, the severity
+    ``cosydb report --rank-basis REGION`` gives it."""
+    phases = result.get("phases")
+    if not phases or not phases["main_region_suggested"] or report_view.phases_text(result) is None:
+        return None
+    region, total = phases["main_region"], phases["main_region_s"]
+    shares = {p["property"]: p["value"] / total if p["unit"] == "s" else None for p in result["problems"]}
+    return dict(name=names.short(region), full=names.demangle(region), shares=shares)
 
 
 def wait_bars(con, experiment_id: int) -> list[tuple]:

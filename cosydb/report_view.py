@@ -28,19 +28,44 @@ def locations_text(locations: list[dict], shown: int = 2) -> str:
     return ", ".join(labels[:shown]) + (f" (+{more} more)" if more > 0 else "")
 
 
+def same_items(same: list[dict]) -> list[str]:
+    """The properties measuring a problem's time too (its ``same``), each with its family:
+    ['idle_late_sender (asl_mpi)', 'late_sender (cre)']."""
+    return [f"{m['property']} ({m['family']})" for m in same]
+
+
 def same_text(same: list[dict]) -> str:
-    """The properties measuring a problem's time too (its ``same``): '= idle_late_sender
-    (asl_mpi), late_sender (cre)'; '' for none."""
-    return "= " + ", ".join(f"{m['property']} ({m['family']})" for m in same) if same else ""
+    """``same_items`` as one line, '= idle_late_sender (asl_mpi), late_sender (cre)'; '' for none."""
+    return "= " + ", ".join(same_items(same)) if same else ""
 
 
 def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(width - 1, 0)] + names.ELLIPSIS
 
 
-def _cut_before(text: str, suffix: str, width: int) -> str:
-    """``text`` cut so that ``text + suffix`` fits ``width``."""
-    return _cut(text, width - len(suffix)) + suffix
+def _listing(lead: str, items: list[str], width: int, tail: str = "") -> list[str]:
+    """``lead`` and as many whole ``items`` as fit ``width`` with ``tail``, the rest counted
+    ('a, b (+3 more)'): a list is shortened by its items, never cut inside a word. When not
+    even one item fits, the whole list wrapped over lines."""
+    for shown in range(len(items), 0, -1):
+        more = len(items) - shown
+        text = lead + ", ".join(items[:shown]) + (f" (+{more} more)" if more else "") + tail
+        if len(text) <= width:
+            return [text]
+    indent = lead[: len(lead) - len(lead.lstrip())]
+    return _wrapped(lead + ", ".join(items) + tail, width, False, indent)
+
+
+def _with_path(lead: str, callpath: str, width: int, wide: bool) -> str:
+    """``lead`` and then ``callpath`` elided in its middle to fit ``width`` (``names.fit``)."""
+    return lead + (callpath if wide else names.fit(callpath, max(width - len(lead), 20)))
+
+
+def _wrapped(text: str, width: int, wide: bool, indent: str = "") -> list[str]:
+    """Prose wrapped at ``width`` (one line when ``wide``), continuation lines indented."""
+    if wide:
+        return [text]
+    return textwrap.wrap(text, width, subsequent_indent=indent + "  ", break_on_hyphens=False) or [text]
 
 
 def _info(text: str) -> str:
@@ -48,18 +73,26 @@ def _info(text: str) -> str:
     return text.split(" (Scalasca", 1)[0].split(" (ASL", 1)[0].rstrip(".") + "."
 
 
-def header(result: dict) -> list[str]:
+def header(result: dict, width: int = 10**6) -> list[str]:
+    """The experiment and the report's settings, as many fields a line as fit ``width``."""
     exp = result["experiment"]
     basis = names.short(exp["rank_basis"]) if exp["rank_basis"] else "whole run"
-    lines = [
-        f"experiment {exp['experiment_id']}: {exp['name']}   rank basis: {basis}   "
-        f"threshold: {exp['threshold']:.3g} ({exp['threshold']:.1%} of the rank basis)"
-        + (f"   focus region: {exp['region']}" if exp["region"] else "")
-        + (f"   baseline: {exp['baseline']}" if exp["baseline"] else "")
+    fields = [
+        f"experiment {exp['experiment_id']}: {exp['name']}",
+        f"rank basis: {basis}",
+        f"threshold: {exp['threshold']:.3g} ({exp['threshold']:.1%} of the rank basis)",
     ]
+    fields += [f"focus region: {exp['region']}"] if exp["region"] else []
+    fields += [f"baseline: {exp['baseline']}"] if exp["baseline"] else []
+    lines = [fields[0]]
+    for field in fields[1:]:
+        if len(lines[-1]) + 3 + len(field) <= width:
+            lines[-1] += "   " + field
+        else:
+            lines.append("  " + field)
     if exp["other_experiments"]:
-        others = ", ".join(o["name"] + (" (profile)" if o["is_profile"] else "") for o in exp["other_experiments"])
-        lines.append(f"  also in this database: {others} (choose with --experiment)")
+        others = [o["name"] + (" (profile)" if o["is_profile"] else "") for o in exp["other_experiments"]]
+        lines += _listing("  also in this database: ", others, width, " (choose with --experiment)")
     return lines
 
 
@@ -68,12 +101,13 @@ def problems(
 ) -> list[str]:
     """The ranked problems, each with what it is, what it contains and what else holds there;
     then the bottleneck, what could not be evaluated, the load warnings and the notation.
-    No line is longer than ``width`` unless ``wide``."""
+    No line is longer than ``width`` unless ``wide`` or a call path's leaf alone is longer:
+    lists are shortened by their items, call paths in their middle, prose is wrapped."""
     result = names.printable(result)
     fit = (lambda text, w: text) if wide else _cut
     entries = result["problems"]
     shown = entries[:top]
-    lines = header(result)
+    lines = header(result, 10**6 if wide else width) + _phases(result, width, wide)
     if not entries:
         empty = not result["experiment"]["is_profile"] and not result["experiment"]["number_of_events"]
         lines.append("no problems: the trace holds no events" if empty else "no problems above the threshold")
@@ -82,52 +116,43 @@ def problems(
         ranks = [locations_text(e["locations"]) for e in shown]
         ranks_w = max(len("ranks most affected"), *(len(r) for r in ranks))
         lead = f"  {'#':>2}  {'problem':<{name_w}}  {'value':>9}  {'severity':>8}  {'ranks most affected':<{ranks_w}}  "
-        where_w = max(width - len(lead), 20)
-        lines.append(fit(lead + "where (most specific call path)", width))
+        # too narrow for a call-path column: each problem's call path on a line of its own
+        narrow = not wide and width - len(lead) < 30
+        pad = " " * 6
+        lines.append(lead.rstrip() if narrow else fit(lead + "where (most specific call path)", width))
         for i, (e, ranks_) in enumerate(zip(shown, ranks), 1):
-            where = names.path(e["place"], mode)
-            where = where if wide else names.fit(where, where_w)
-            lines.append(
-                fit(
-                    f"  {i:>2}  {e['property']:<{name_w}}  {value_text(e['value'], e['unit']):>9}  "
-                    f"{e['severity']:>8.1%}  {ranks_:<{ranks_w}}  " + where,
-                    width,
-                )
+            row = (
+                f"  {i:>2}  {e['property']:<{name_w}}  {value_text(e['value'], e['unit']):>9}  "
+                f"{e['severity']:>8.1%}  {ranks_:<{ranks_w}}  "
             )
-            pad = " " * 6
-            lines.append(fit(pad + _info(e["info"]), width))
+            if narrow:
+                lines += [row.rstrip(), _with_path(pad + "at ", names.path(e["place"], mode), width, wide)]
+            else:
+                lines.append(_with_path(row, names.path(e["place"], mode), width, wide))
+            lines += _wrapped(pad + _info(e["info"]), width, wide, pad)
             if e["parts"]:
-                lines.append(
-                    fit(
-                        pad
-                        + "of which "
-                        + ", ".join(f"{p['property']} {value_text(p['value'], e['unit'])}" for p in e["parts"]),
-                        width,
-                    )
-                )
+                parts = [f"{p['property']} {value_text(p['value'], e['unit'])}" for p in e["parts"]]
+                lines += _listing(pad + "of which ", parts, 10**6 if wide else width)
             if e["same"]:
-                lines.append(fit(pad + same_text(e["same"]), width))
-            extra = []
-            if len(e["places"]) > 1:
-                extra.append(f"+{len(e['places']) - 1} more call paths (--tree)")
+                lines += _listing(pad + "= ", same_items(e["same"]), 10**6 if wide else width)
+            more = f"+{len(e['places']) - 1} more call paths (--tree)" if len(e["places"]) > 1 else ""
             if e["also"]:
-                extra.append("also holds here: " + ", ".join(e["also"]))
-            if extra:
-                lines.append(fit(pad + "; ".join(extra), width))
+                lead = pad + (more + "; " if more else "") + "also holds here: "
+                lines += _listing(lead, e["also"], 10**6 if wide else width)
+            elif more:
+                lines.append(pad + more)
         if len(entries) > top:
             lines.append(f"  ({len(entries) - top} more problems: --top {len(entries)})")
         b = entries[0]
-        lines.append(
-            fit(
-                f"bottleneck: {b['property']}, {value_text(b['value'], b['unit'])} ({b['severity']:.1%}) at "
-                f"{names.path(b['place'], mode)}"
-                + (f", ranks {locations_text(b['locations'])}" if b["locations"] else ""),
-                width,
-            )
+        lead = (
+            f"bottleneck: {b['property']}, {value_text(b['value'], b['unit'])} ({b['severity']:.1%})"
+            + (f", ranks {locations_text(b['locations'])}" if b["locations"] else "")
+            + " at "
         )
+        lines.append(_with_path(lead, names.path(b["place"], mode), width, wide))
     lines += _root_causes(result, width, mode, wide, classes=2, top=3)
     lines += _critical_path(result, width, mode, wide, top=3)
-    lines += _not_evaluable(result, width, show_all) + _warnings(result, width)
+    lines += _not_evaluable(result, 10**6 if wide else width, show_all) + _warnings(result, width, wide)
     notation = (
         "value: summed over the problem's call paths; severity: for times, value / time of all "
         "locations (threads included) in the rank basis (JSON's asl_severity: the property's own); "
@@ -159,7 +184,9 @@ def _root_causes(result: dict, width: int, mode: str, wide: bool, classes: int, 
     if not causes:
         return []
     fit = (lambda text, w: text) if wide else _cut
-    lines = [fit("root causes: the time that made others wait (delay; long-term: through waits it caused)", width)]
+    lines = _wrapped(
+        "root causes: the time that made others wait (delay; long-term: through waits it caused)", width, wide
+    )
     for c in causes:
         if c["cause_index"] == 1:
             waited = f"{value_text(c['waited_s'], 's')} waited, " if c["waited_s"] else ""
@@ -168,8 +195,7 @@ def _root_causes(result: dict, width: int, mode: str, wide: bool, classes: int, 
             continue
         long_term = f" (long-term {value_text(c['long_term_s'], 's')})" if c["long_term_s"] else ""
         lead = f"    {value_text(c['cause_s'], 's'):>9}  rank {locations_text([c])}{long_term}  "
-        where = names.path(c["callpath"], mode)
-        lines.append(fit(lead + (where if wide else names.fit(where, max(width - len(lead), 20))), width))
+        lines.append(_with_path(lead, names.path(c["callpath"], mode), width, wide))
     return lines
 
 
@@ -179,14 +205,12 @@ def _critical_path(result: dict, width: int, mode: str, wide: bool, top: int) ->
     activities = result.get("critical_path") or []
     if not activities:
         return []
-    fit = (lambda text, w: text) if wide else _cut
-    lines = [
-        fit(
-            f"critical path: {value_text(activities[0]['path_s'], 's')}; its largest activities "
-            "(shortening them shortens the run):",
-            width,
-        )
-    ]
+    lines = _wrapped(
+        f"critical path: {value_text(activities[0]['path_s'], 's')}; its largest activities "
+        "(shortening them shortens the run):",
+        width,
+        wide,
+    )
     for a in activities[:top]:
         lead = (
             f"  {value_text(a['on_path_s'], 's'):>9}  {a['path_share']:>6.1%}  ranks {locations_text(a['locations'])}"
@@ -194,15 +218,41 @@ def _critical_path(result: dict, width: int, mode: str, wide: bool, top: int) ->
         # an imbalance below 0.1 % of the activity is a rounding residue, not a finding
         shown = a["imbalance_s"] >= 1e-3 * a["on_path_s"]
         imbalance = f", of which imbalance {value_text(a['imbalance_s'], 's')}" if shown else ""
-        where = names.path(a["callpath"], mode)
-        lines.append(
-            fit(
-                f"{lead}{imbalance}  "
-                + (where if wide else names.fit(where, max(width - len(lead) - len(imbalance) - 2, 20))),
-                width,
-            )
-        )
+        lines.append(_with_path(f"{lead}{imbalance}  ", names.path(a["callpath"], mode), width, wide))
     return lines
+
+
+#: from this share of the run in MPI_Init and MPI_Finalize on, the report says so
+PHASES_SHOWN = 0.1
+
+
+def phases_text(result: dict) -> tuple[str, str | None] | None:
+    """The share of the run in MPI's initialisation and finalisation when large, and the
+    command that ranks the problems against the main work instead (view ``run_phases``):
+    (text, command or None); None when the share is below ``PHASES_SHOWN``."""
+    phases = result.get("phases")
+    if not phases or phases["init_finalize_share"] is None or phases["init_finalize_share"] < PHASES_SHOWN:
+        return None
+    calls = ", ".join(dict.fromkeys(p["callpath"].rsplit("/", 1)[-1] for p in phases["phases"]))
+    text = (
+        f"run phases: {calls} take {phases['init_finalize_share']:.1%} of the run "
+        f"({value_text(phases['init_finalize_s'], 's')} of all locations' time); "
+    )
+    region = names.short(phases["main_region"]) if phases["main_region"] else None
+    if not phases["main_region_suggested"]:
+        largest = f" (the largest, {region}, holds {phases['main_region_share']:.1%})" if region else ""
+        return text + f"no region holds 80% of the rest{largest}: choose one with --rank-basis", None
+    text += f"the main work, {region}, holds {phases['main_region_share']:.1%} of the rest; ranked against it:"
+    return text, phases["command"]
+
+
+def _phases(result: dict, width: int, wide: bool) -> list[str]:
+    """``phases_text`` wrapped, its command on a line of its own (a command is not wrapped)."""
+    shown = phases_text(result)
+    if shown is None:
+        return []
+    text, command = shown
+    return _wrapped(text, width, wide) + (["  " + command] if command else [])
 
 
 def _not_evaluable(result: dict, width: int, show_all: bool) -> list[str]:
@@ -214,15 +264,15 @@ def _not_evaluable(result: dict, width: int, show_all: bool) -> list[str]:
         return [f"{count} properties not evaluable:"] + [
             f"  {name}: {reason}" for reason, props in missing.items() for name in props
         ]
-    reasons = ", ".join(re.sub(r"\s*\(.*?\)|^(no|needs) ", "", reason) for reason in missing)
-    return [_cut_before(f"{count} properties need data this experiment lacks: {reasons}", " - --all lists them", width)]
+    reasons = [re.sub(r"\s*\(.*?\)|^(no|needs) ", "", reason) for reason in missing]
+    return _listing(f"{count} properties need data this experiment lacks: ", reasons, width, " (--all lists them)")
 
 
-def _warnings(result: dict, width: int) -> list[str]:
+def _warnings(result: dict, width: int, wide: bool) -> list[str]:
     if not result["warnings"]:
         return []
     text = "; ".join(info.warning_text(w) for w in result["warnings"])
-    return [_cut_before(f"load warnings: {text}", " (cosydb info for details)", width)]
+    return _wrapped(f"load warnings: {text} (cosydb info for details)", width, wide)
 
 
 def tree(result: dict, mode: str = "short", per_location: bool = False, show_all: bool = False) -> list[str]:

@@ -123,6 +123,7 @@ class _Evaluated(dict):
         "critical_path": "critical_path",
         "root_causes": "root_causes",
         "not_evaluable": "not_evaluable",
+        "phases": "phases",
     }
 
     def __init__(self, evaluation: tuple, **known):

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import cosydb
+from conftest import assert_clean_failure, cosydb
 from cosydb.fixtures.generator import TraceBuilder
 
 
@@ -181,3 +181,107 @@ def test_diff_shows_call_paths_as_report_does(tmp_path):
     table = cosydb("diff", db, "before", "after", "--property", "mpi_latesender")
     assert table.returncode == 0, table.stderr
     assert "prog/main/solver/MPI_Recv" in table.stdout and "_Z6solverv" not in table.stdout
+
+
+def _late_sender_run(delay: int) -> TraceBuilder:
+    """Rank 1 enters MPI_Recv at 100 in main/solver() (``_Z6solverv``) and waits for rank 0's
+    send, which starts ``delay`` ns late (100 + delay); the receive ends at 130 + delay, the
+    send takes 20 ns."""
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 1000), b[0].open("_Z6solverv", 10, 900):
+        b[0].mpi_send(100 + delay, 120 + delay, dst=1, tag=0, nbytes=8)
+    with b[1].open("main", 0, 1000), b[1].open("_Z6solverv", 50, 900):
+        b[1].mpi_recv(100, 130 + delay, src=0, tag=0, nbytes=8)
+    return b
+
+
+def test_diff_of_two_databases_lists_each_change_once_demangled(tmp_path):
+    """cosydb diff DB_A DB_B: the late sender waits 400 ns before, 100 ns after (a fix).
+    The MPI time (comm_cost, total_cost) of a call path includes its callees': the diff lists
+    it at the MPI calls only (once), not again at solver, main and the program, and names the
+    properties with the same values at a place on one row."""
+    import csv
+    import io
+
+    import cosydb as api
+    from cosydb import database
+    from cosydb.loading import load
+
+    before, after = tmp_path / "before.cosydb", tmp_path / "after.cosydb"
+    load(_late_sender_run(400).write(tmp_path / "before"), before, name="run")
+    load(_late_sender_run(100).write(tmp_path / "after"), after, name="run")
+
+    result = cosydb("diff", before, after, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    compared = json.loads(result.stdout)
+    assert (compared["a"], compared["b"]) == ("before.cosydb:run", "after.cosydb:run")  # the names alike
+    assert compared["experiments"]["b"] == {"db": str(after), "experiment_id": 1, "name": "run"}
+    rows = compared["rows"]
+    keys = [(r["property"], r["place"], r["condition_id"]) for r in rows]
+    assert len(keys) == len(set(keys))  # each property at each place once
+
+    def at(prop: str) -> dict:
+        """place -> (value before, after) of ``prop``, listed or named on a row with its values (same)."""
+        return {
+            r["place"]: (round(r["value_a"] * 1e9), round(r["value_b"] * 1e9))
+            for r in rows
+            if r["property"] == prop or prop in r["same"]
+        }
+
+    recv, send = "prog/main/solver()/MPI_Recv", "prog/main/solver()/MPI_Send"  # demangled in full, as report's JSON
+    late = next(r for r in rows if r["property"] == "mpi_latesender")
+    assert (late["place"], round(late["change"] * 1e9), late["relative_change"]) == (recv, -300, pytest.approx(-0.75))
+    assert {"idle_late_sender", "late_sender"} <= set(late["same"])  # its twins, named, not listed again
+    assert not [r for r in rows if r["property"] in ("idle_late_sender", "late_sender")]
+    # MPI time at the calls only: the receive 30 + delay ns, the send 20 ns
+    assert at("comm_cost") == at("total_cost") == {recv: (430, 130), send: (20, 20)}
+    # the stored inclusive values the diff left out: solver's sums its calls' (430 + 20)
+    con = database.connect(before)
+    stored = con.execute(
+        "SELECT callpath, round(value * 1e9) FROM property_results WHERE property = 'comm_cost' "
+        "AND location_id IS NULL ORDER BY callpath"
+    ).fetchall()
+    con.close()
+    assert stored == [
+        ("prog", 450),
+        ("prog/main", 450),
+        ("prog/main/_Z6solverv", 450),
+        ("prog/main/_Z6solverv/MPI_Recv", 430),
+        ("prog/main/_Z6solverv/MPI_Send", 20),
+    ]
+    # names demangled, as recorded beside
+    for r in rows:
+        assert "_Z" not in f"{r['place']} {r['callpath']} {r['region']}", r
+    assert late["mangled_place"] == late["mangled_callpath"] == "prog/main/_Z6solverv/MPI_Recv"
+    solver = next(r for r in rows if r["mangled_region"] == "_Z6solverv")
+    assert (solver["callpath"], solver["region"]) == ("prog/main/solver()", "solver()")
+
+    # the Python API's diff is the command's; the other database as a path or a Database
+    from_api = api.open(before).diff(other=api.open(after))
+    assert (from_api.a, from_api.b) == (compared["a"], compared["b"])
+
+    def compared_rows(listed) -> list:  # another evaluation: its sums (and so ties) may differ in the last bit
+        return sorted(
+            (r["property"], r["place"], r["value_a"] and round(r["value_a"] * 1e9, 6), r["same"]) for r in listed
+        )
+
+    assert compared_rows(from_api.rows.to_pylist()) == compared_rows(rows)
+
+    asked = ["--property", "mpi_latesender", "--property", "idle_late_sender", "--property", "comm_cost"]
+    table = cosydb("diff", before, after, "--a", "run", "--b", "1", *asked)
+    assert table.returncode == 0, table.stderr
+    assert table.stdout.splitlines()[1].startswith("Each change once: a call path's own value")
+    assert re.search(
+        r"mpi_latesender \(= idle_late_sender\)\s+prog/main/solver/MPI_Recv\s+4e-07 s\s+1e-07 s", table.stdout
+    )
+    assert "_Z6solverv" not in table.stdout and "prog/main/solver " not in table.stdout
+    written = list(csv.DictReader(io.StringIO(cosydb("diff", before, after, "--format", "csv", *asked).stdout)))
+    assert {(r["property"], r["callpath"], r["mangled_callpath"], r["same"]) for r in written} == {
+        ("mpi_latesender", recv, "prog/main/_Z6solverv/MPI_Recv", '["idle_late_sender"]'),
+        ("comm_cost", recv, "prog/main/_Z6solverv/MPI_Recv", "[]"),
+        ("comm_cost", send, "prog/main/_Z6solverv/MPI_Send", "[]"),
+    }
+
+    assert_clean_failure(cosydb("diff", before, "nope"), "'nope' is no database")
+    assert_clean_failure(cosydb("diff", before, after, "--b", "nope"), "no experiment 'nope' (have: run)")
+    assert_clean_failure(cosydb("diff", before, "run", "run", "--a", "run"), "--a and --b name the experiments of two")

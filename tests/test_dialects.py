@@ -38,6 +38,7 @@ EMPTY_ON_HYBRID = {
     "critical_path_summary",
     "root_cause_summary",
     "report_rows",
+    "run_phases",  # like problems, the report's view of property_results (none here)
 }
 
 

@@ -37,7 +37,9 @@ def test_every_cited_document_is_in_the_repository():
     ``(x.md)`` inside docs/) exists in the repository: a reader can open what is cited."""
     cited = re.compile(r"(?<![\w./-])((?:docs|reference)/[\w./-]+\.(?:md|png))")
     sources = [ROOT / "README.md", *DOCS.glob("*.md")]
-    sources += [p for folder in ("cosydb", "sql", "properties", "loaders", "tests") for p in (ROOT / folder).rglob("*.*")]
+    sources += [
+        p for folder in ("cosydb", "sql", "properties", "loaders", "tests") for p in (ROOT / folder).rglob("*.*")
+    ]
     missing = set()
     for source in sources:
         if source.suffix not in {".md", ".py", ".sql", ".asl", ".j2"} or source == Path(__file__):

@@ -211,6 +211,7 @@ def test_report_cli_formats_and_errors(tmp_path):
         "critical_path",
         "root_causes",
         "not_evaluable",
+        "phases",
         "warnings",
     }
     assert {r["property"] for r in as_json["results"]} == {"late_sender"}

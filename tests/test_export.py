@@ -6,12 +6,14 @@ from conftest import copy_of, cosydb
 from cosydb.fixtures.generator import TraceBuilder
 from pycubexr import CubexParser
 
-from cosydb import database
+from cosydb import database, names
 from cosydb.loading import load
 
 
-def read_cubex(path):
-    """{(metric, call path, (rank, thread)): value} of every non-zero value in the file, and the metric tree."""
+def read_cubex(path, recorded):
+    """{(metric, call path, (rank, thread)): value} of every non-zero value in the file, and the
+    metric tree; call paths of the regions' names as the trace recorded them: ``recorded``
+    maps a region's (name, mangled_name) in the file to that."""
     values, parents = {}, {}
     with CubexParser(path) as cube:
         every = {m.name: m for root in cube.get_metrics() for m in root.get_all_children()}
@@ -23,7 +25,8 @@ def read_cubex(path):
             paths = {}
 
             def walk(cnode, prefix):
-                paths[cnode.id] = prefix + cube.get_region(cnode).name
+                region = cube.get_region(cnode)
+                paths[cnode.id] = prefix + recorded[(region.name, region.mangled_name)]
                 for child in cnode.get_children():
                     walk(child, paths[cnode.id] + "/")
 
@@ -68,11 +71,22 @@ def test_cubex_read_back_equals_the_database(tmp_path, real_db, source):
     written = cosydb("export", db, "--format", "cube", "-o", tmp_path / "run.cubex")
     assert written.returncode == 0, written.stderr
     ours, our_parents = stored_cube(db)
-    theirs, their_parents = read_cubex(tmp_path / "run.cubex")
+    con = database.connect(db)
+    try:  # Score-P's convention: name demangled, mangled_name the canonical name
+        recorded = {
+            (names.demangle(n), c or n): n
+            for n, c in con.execute("SELECT name, canonical_name FROM regions").fetchall()
+        }
+    finally:
+        con.close()
+    theirs, their_parents = read_cubex(tmp_path / "run.cubex", recorded)
     assert {m: their_parents[m] for m in our_parents} == our_parents  # the file also has the empty metrics
     assert ours and set(theirs) == set(ours)
     for key, value in ours.items():
         assert theirs[key] == pytest.approx(value, rel=1e-12), key
+    shown = {name for name, _ in recorded}  # a person reads the names demangled
+    assert not any(name.startswith("_Z") for name in shown)
+    assert source != "lulesh_hyb-8x2-small" or "LagrangeLeapFrog(Domain&)" in shown
 
 
 def test_export_errors(tmp_path):

@@ -105,7 +105,11 @@ EXPECTED_WAITS = {
 }
 
 
-@pytest.fixture(scope="module", params=sorted(EXPECTED_WAITS))
+# the hybrid trace's timeline is 148 MB of JSON to write and read back: in the slow tier (CI)
+@pytest.fixture(
+    scope="module",
+    params=[pytest.param(t, marks=pytest.mark.slow) if "lulesh" in t else t for t in sorted(EXPECTED_WAITS)],
+)
 def exported(request, real_db, tmp_path_factory):
     db = real_db(request.param)
     path = tmp_path_factory.mktemp("perfetto") / "trace.json"

@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from conftest import SCALASCA_TRACES, evaluate, real_trace
+from conftest import SCALASCA_TRACES, cosydb, evaluate, real_trace
 from scalasca_reference import csv_cells
 from test_openmp import two_thread_run
 
@@ -157,6 +157,35 @@ def test_the_page_shows_the_names_the_terminal_shows(reported, real_db, tmp_path
     assert "hpf_costs" not in page and "l2_cache_misses" not in page  # glossary: only what it can evaluate
     for p in result["problems"]:
         assert f'<td class="ranks">{report_view.locations_text(p["locations"])}</td>' in page
+
+
+def test_json_and_csv_name_places_demangled_and_keep_the_recorded_names(real_db):
+    """miniFE's C++ regions in ``--format json`` and ``csv``: every place, call path and region
+    demangled, the name as recorded beside it (``mangled_<field>``); nothing else mangled."""
+    db = real_db("minife-8-small")
+    shown = json.loads(cosydb("report", db, "--format", "json").stdout)
+    strings = []
+
+    def walk(value, key=None):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if k in names.NAMED_FIELDS and v is not None:
+                    assert v == names.path(value[f"mangled_{k}"], "full"), (k, v)
+                walk(v, k)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, key)
+        elif isinstance(value, str) and not (key or "").startswith("mangled_"):
+            strings.append(value)
+
+    walk(shown)
+    assert not [s for s in strings if re.search(r"(^|/)_Z(N|\d)", s)][:3]
+    recorded = {p["mangled_place"] for p in shown["problems"]}
+    assert any(re.search(r"(^|/)_Z(N|\d)", p) for p in recorded)  # there were mangled names to show
+    assert shown["bottleneck"] == f"{shown['problems'][0]['property']} at {shown['problems'][0]['place']}"
+    rows = list(csv.DictReader(cosydb("report", db, "--format", "csv").stdout.splitlines()))
+    assert rows and all(not re.search(r"(^|/)_Z(N|\d)", r["place"]) for r in rows)
+    assert any(r["mangled_place"] != r["place"] for r in rows)
 
 
 def test_the_timeline_names_regions_as_the_report_does(real_db, tmp_path):

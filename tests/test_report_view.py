@@ -3,6 +3,7 @@ constructed ones; the user errors and surprises of `cosydb report`."""
 
 import csv
 import json
+from pathlib import Path
 
 import pytest
 from conftest import aggregate_places, copy_of, cosydb, real_trace
@@ -74,6 +75,31 @@ def test_default_report_fits_120_columns_and_leads_with_scalascas_top_wait_state
     bottleneck = next(line for line in lines if line.startswith("bottleneck: "))
     assert bottleneck.startswith(f"bottleneck: {top3[0]}") or trace == "lulesh_hyb-8x2-small"
     assert result["problems"][0]["property"] not in {"total_cost", "comm_cost", "sync_cost"}
+    assert_fitted(result, lines, 120)
+
+
+def assert_fitted(result: dict, lines: list[str], width: int) -> None:
+    """Every line fits ``width``; nothing is cut inside a word: an ellipsis only elides the
+    middle of a call path ('root/…/leaf'), and every problem's line and the bottleneck end
+    in its call path's leaf."""
+    assert max(len(line) for line in lines) <= width
+    for line in lines:
+        assert all(line[i + 1 : i + 2] == "/" for i, ch in enumerate(line) if ch == names.ELLIPSIS), line
+    for entry in result["problems"][:10]:  # its line, or the next one on a narrow terminal
+        leaf = names.short(entry["place"].rsplit("/", 1)[-1])
+        row = next(i for i, line in enumerate(lines) if f" {entry['property']} " in line)
+        assert lines[row].endswith(leaf) or lines[row + 1].endswith(leaf), (lines[row], leaf)
+    bottleneck = next(line for line in lines if line.startswith("bottleneck: "))
+    assert bottleneck.endswith("/" + names.short(result["problems"][0]["place"].rsplit("/", 1)[-1]))
+
+
+def test_the_otf_demo_report_fits_without_cutting_words(tmp_path):
+    db = tmp_path / "demo.cosydb"
+    load(Path(report_view.__file__).parents[1] / "fixtures" / "demo-otf" / "demo.otf", db)
+    result = run(db)
+    assert result["problems"], "the demo has wait states"
+    for width in (120, 80):
+        assert_fitted(result, report_view.problems(result, width=width), width)
 
 
 def test_lulesh_bottleneck_is_the_idle_threads_in_mpi_init_thread(real_db):
@@ -93,6 +119,7 @@ def test_call_paths_are_demangled_and_elided_in_the_middle():
     assert names.path(path) == "test_HPCCG/main/HPCCG/exchange_externals/MPI_Wait"
     assert names.fit(names.path(path), 40) == "test_HPCCG/…/exchange_externals/MPI_Wait"
     assert names.path(path, "raw") == path
+    assert names.path("_Z5HPCCGP24HPC_Sparse_Matrix_STRUCTPKdPdidRiRdS3_ (all calls)") == "HPCCG (all calls)"
     assert names.demangle("_Z4ddotiPKdS0_PdRd") == "ddot(int, double const*, double const*, double*, double&)"
     assert (
         names.short("_ZN6miniFE10matvec_stdINS_9CSRMatrixIdiiEENS_6VectorIdiiEEEclERS2_RS4_S7_")

@@ -7,7 +7,6 @@ import hashlib
 import subprocess
 import sys
 
-import duckdb
 import pytest
 from conftest import cosydb, small_db
 from test_cli_safety import one_error_line
@@ -80,9 +79,9 @@ def test_every_write_form_is_refused_and_the_files_stay_as_they_were(db, tmp_pat
     before = digest(db)
     api = Database(db)
     for form in write_forms(db, tmp_path):
-        with pytest.raises((CosyError, duckdb.ParserException)) as refused:
+        with pytest.raises(CosyError) as refused:  # DuckDB's own errors too (a parser's), naming the database
             api.sql(WRAPPERS[wrapper].format(form))
-        assert "\n" not in str(refused.value) or refused.type is duckdb.ParserException, (wrapper, form)
+        assert "\n" not in str(refused.value), (wrapper, form)
     assert digest(db) == before
     assert list(tmp_path.iterdir()) == []
 
