@@ -674,8 +674,8 @@ def cube(
 
     _check_format(fmt, ("table", "json"))
     result = _guard(lambda: compute_cube(db, experiment))
-    if fmt == "json":
-        out.print(json.dumps(result, indent=1))
+    if fmt == "json":  # call paths demangled, as recorded in mangled_top_callpath
+        out.print(json.dumps(names.demangled(result), indent=1))
         return
     result = names.printable(result)
     exp = result["experiment"]
@@ -686,15 +686,17 @@ def cube(
         )
     )
     table = Table("metric", "inclusive", "exclusive", "largest at call path", box=None, padding=(0, 2))
+    rows = []
     for m in result["metrics"]:
-        unit = " s" if m["unit"] == "s" else ""
-        value = "{:.6g}" + unit
-        table.add_row(
-            "  " * m["depth"] + m["metric"],
-            value.format(m["inclusive"]),
-            value.format(m["exclusive"]),
-            m["top_callpath"] or "",
-        )
+        value = "{:.6g}" + (" s" if m["unit"] == "s" else "")
+        # a time below a picosecond (no clock's tick) is a rounding residue of the sums: 0
+        shown = [0.0 if m["unit"] == "s" and abs(v) < 1e-12 else v for v in (m["inclusive"], m["exclusive"])]
+        rows.append(["  " * m["depth"] + m["metric"], *(value.format(v) for v in shown)])
+    # the call path demangled as the report shows it, elided in its middle to the terminal's width
+    used = sum(max(len(row[i]) for row in rows) + 4 for i in range(3)) + 5 if rows else 0  # padding 2 each side
+    for row, m in zip(rows, result["metrics"]):
+        where = names.fit(names.path(m["top_callpath"]), max(_width() - used, 20)) if m["top_callpath"] else ""
+        table.add_row(*row, where)
     out.print(table)
 
 

@@ -109,7 +109,7 @@ def path(callpath: str, mode: str = "short") -> str:
 
 
 #: the fields of a report that name regions or call paths (``demangled``)
-NAMED_FIELDS = ("place", "callpath", "region", "main_region")
+NAMED_FIELDS = ("place", "callpath", "region", "main_region", "top_callpath")
 
 
 def demangled(value: Any) -> Any:

@@ -119,8 +119,8 @@ def wait_bars(con, experiment_id: int) -> list[tuple]:
 
 
 def _wait_plot(waits: list[tuple]) -> str:
-    """A stacked bar per rank of the largest wait-state metrics (``wait_bars``, seconds), as a plotly
-    figure with plotly.js inlined; '' when nothing waited."""
+    """A stacked bar per rank of the largest wait-state metrics (``wait_bars``, seconds) and one of
+    the others together, as a plotly figure with plotly.js inlined; '' when nothing waited."""
     if not waits:
         return ""
     import plotly.graph_objects as go
@@ -131,14 +131,17 @@ def _wait_plot(waits: list[tuple]) -> str:
         totals[prop] = totals.get(prop, 0.0) + value
     top = sorted(totals, key=totals.get, reverse=True)[:PLOTTED]
     ranks = sorted({rank for _, rank, _ in waits})
+    # the smaller wait states in one bar of their own, so that a rank's stack is all it waited
+    groups = [(prop, {prop}) for prop in top] + [("other wait states", set(totals) - set(top))]
     figure = go.Figure(
         [
             go.Bar(
-                name=prop,
+                name=name,
                 x=[str(r) for r in ranks],
-                y=[sum(v for p, r, v in waits if p == prop and r == rank) for rank in ranks],
+                y=[sum(v for p, r, v in waits if p in members and r == rank) for rank in ranks],
             )
-            for prop in top
+            for name, members in groups
+            if members
         ]
     )
     figure.update_layout(

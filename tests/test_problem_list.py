@@ -188,6 +188,18 @@ def test_json_and_csv_name_places_demangled_and_keep_the_recorded_names(real_db)
     assert any(r["mangled_place"] != r["place"] for r in rows)
 
 
+def test_the_cube_names_call_paths_demangled(real_db):
+    """``cosydb cube`` on miniFE: the largest call path of each metric demangled in the table
+    and in JSON (as recorded in ``mangled_top_callpath``)."""
+    db = real_db("minife-8-small")
+    table = cosydb("cube", db).stdout  # not a terminal: 120 columns
+    assert "miniFE.x/…/MPI_Init" in table and not re.search(r"_Z(N|\d)", table)
+    assert max(len(line.rstrip()) for line in table.splitlines()) <= 120
+    metrics = json.loads(cosydb("cube", db, "--format", "json").stdout)["metrics"]
+    assert any(m["mangled_top_callpath"] != m["top_callpath"] for m in metrics)
+    assert all(m["top_callpath"] == names.path(m["mangled_top_callpath"], "full") for m in metrics if m["top_callpath"])
+
+
 def test_the_timeline_names_regions_as_the_report_does(real_db, tmp_path):
     """LULESH in Perfetto: slices and call paths demangled (short, as the terminal), the full
     signature and the recorded (mangled) names kept in the slice's args."""

@@ -389,3 +389,33 @@ def test_glossary_lists_only_what_this_experiment_holds(page):
     assert {p["property"] for p in report["problems"]} <= entries
     assert entries <= evaluated | present, entries - evaluated - present
     assert not [e for e in entries if e.startswith("hpf_") or "cache" in e]
+
+
+def test_the_plotted_stacks_are_what_each_rank_waited(page):
+    """The per-rank plot as Chromium drew it (plotly's data of the rendered div): per rank the
+    stacked bars add up to what the rank waited by Scalasca's cube, the wait-state metrics
+    not below another one (its all.csv; a part or a twin is never stacked on its whole)."""
+    from conftest import real_trace
+    from scalasca_reference import csv_cells
+
+    from cosydb import catalog
+
+    browser = page[0]
+    traces = browser.execute_script(
+        "return document.getElementById('wait-plot').data.map(t => ({name: t.name, x: t.x, y: t.y}));"
+    )
+    assert len(traces) >= 2 and traces[-1]["name"] == "other wait states"
+    ours = {}
+    for trace in traces:
+        for rank, value in zip(trace["x"], trace["y"]):
+            ours[int(rank)] = ours.get(int(rank), 0.0) + value
+    entries = catalog.load()
+    waits = {name for name, p in entries.items() if p.wait_state}
+    tops = {m for m in waits if not set(catalog.ancestors(entries, m)) & waits}
+    theirs = {}
+    for (metric, _, (rank, _)), value in csv_cells(real_trace(TRACE)).items():
+        if metric in tops:
+            theirs[rank] = theirs.get(rank, 0.0) + value
+    assert set(ours) == set(theirs)
+    for rank, value in theirs.items():
+        assert ours[rank] == pytest.approx(value, rel=1e-4), rank
