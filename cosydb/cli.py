@@ -695,7 +695,7 @@ def cube(
     # the call path demangled as the report shows it, elided in its middle to the terminal's width
     used = sum(max(len(row[i]) for row in rows) + 4 for i in range(3)) + 5 if rows else 0  # padding 2 each side
     for row, m in zip(rows, result["metrics"]):
-        where = names.fit(names.path(m["top_callpath"]), max(_width() - used, 20)) if m["top_callpath"] else ""
+        where = names.fit(names.path(m["top_callpath"]), max(_width() - used, 40)) if m["top_callpath"] else ""
         table.add_row(*row, where)
     out.print(table)
 

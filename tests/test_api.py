@@ -87,7 +87,8 @@ def test_an_error_while_rows_stream_is_a_cosy_error_and_frees_the_database(db):
     that leaves rows unread or raises leaves the database usable (a stream left open made
     the next connection to the file wait forever); rows read after the block are an error."""
     late = "SELECT CASE WHEN i > 3000000 THEN error('late failure') ELSE i END AS x FROM range(4000000) t(i)"
-    with pytest.raises(CosyError, match="Invalid Input Error: late failure"), db.query(late) as batches:
+    # DuckDB reports the failure, or, when a worker thread meets it first, the interrupt it causes
+    with pytest.raises(CosyError, match="late failure|INTERRUPT Error"), db.query(late) as batches:
         assert batches.read_next_batch().num_rows == 10_000  # the first batch came
         batches.read_all()
     with db.query("SELECT * FROM range(100000)", batch_rows=1000) as batches:
