@@ -129,7 +129,7 @@ def test_idle_threads_and_the_time_hierarchy(two_threads):
     assert total.get("omp_limited_parallelism", 0) == 0 and total.get("omp_ebarrier_wait", 0) == 0
 
 
-def test_limited_parallelism(tmp_path):
+def smaller_team_run() -> TraceBuilder:
     """3 threads, a region forked with 2: main 0..1000, fork 100, thread 0 in the region
     110..500, thread 1 120..500, join 600; thread 2 idles from fork to join."""
     b = TraceBuilder(1, threads=3)
@@ -142,7 +142,12 @@ def test_limited_parallelism(tmp_path):
             thread.team_end(505)
         b[0].join(600)
     b.thread(0, 2).region("helper_not_in_team", 2000, 2001)  # thread 2 exists, outside every team
-    load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
+    return b
+
+
+def test_limited_parallelism(tmp_path):
+    """test_openmp.smaller_team_run: thread 2 idles from fork to join."""
+    load(smaller_team_run().write(tmp_path / "run"), tmp_path / "run.cosydb")
     result = evaluate(tmp_path / "run.cosydb", "omp_idle_threads", "omp_limited_parallelism")
     assert per_thread(result, "omp_limited_parallelism") == {(f"prog/main/{PAR}", 2): pytest.approx(500 * NS)}
     # serial master time: main 1000 - 390 - (10 + 100) = 500 for threads 1 and 2, plus the 500 above

@@ -11,7 +11,7 @@ import pytest
 from conftest import NS, TRACES, rows
 from cosydb.fixtures.generator import TraceBuilder
 from scalasca_reference import csv_cells
-from test_openmp import PAR, two_thread_run
+from test_openmp import PAR, smaller_team_run, two_thread_run
 from test_otf_v1 import exchange
 
 from cosydb import database
@@ -294,16 +294,7 @@ def test_threads_left_out_of_a_smaller_team_idle_from_fork_to_join(tmp_path):
     joined at 600: thread 2 idles 100..600 (omp_limited_parallelism, inside an
     omp_idle_threads slice of the same interval), and threads 1 and 2 idle while thread 0
     runs main outside the fork..join, 0..100 and 600..1000."""
-    b = TraceBuilder(1, threads=3)
-    with b[0].open("main", 0, 1000):
-        b[0].fork(100, 2)
-        for t, enter in ((0, 110), (1, 120)):
-            thread = b.thread(0, t)
-            thread.team_begin(enter - 5)
-            thread.region(PAR, enter, 500)
-            thread.team_end(505)
-        b[0].join(600)
-    b.thread(0, 2).region("helper_not_in_team", 2000, 2001)
+    b = smaller_team_run()
     load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
     path = tmp_path / "trace.json"
     write_trace(tmp_path / "run.cosydb", path)
