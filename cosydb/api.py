@@ -215,9 +215,10 @@ class Database:
 
     @_converting
     def report(self, **options) -> Report:
-        """Evaluate the catalog and store ``property_results`` as ``cosydb report`` does;
-        ``options`` as ``cosydb.report.run`` (``experiment``, ``threshold``, ``rank_basis``,
-        ``properties``, ``params``, ...)."""
+        """Evaluate the catalog and store ``property_results`` as ``cosydb report`` does (asked
+        again with the same catalog and parameters, read the stored rows; ``fresh=True``
+        evaluates in any case); ``options`` as ``cosydb.report.run`` (``experiment``,
+        ``threshold``, ``rank_basis``, ``properties``, ``params``, ``fresh``, ...)."""
         result = report_mod.run(self.path, **options)
         for row in result["results"]:  # a listed row's details (a distribution) as JSON text
             row["details"] = None if row["details"] is None else json.dumps(row["details"])

@@ -42,6 +42,7 @@ parameter with ``counter: true`` names a hardware metric the experiment must hav
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from importlib import resources
@@ -228,17 +229,8 @@ def load(extra_dirs: list[Path] | tuple = ()) -> dict[str, Property]:
     """Built-in properties plus those of ``extra_dirs`` (user plug-ins: directories of
     ``.sql`` and ``.asl`` files, or single ``.asl`` files), by name, validated.
     Parsed again only when a file was added, removed or changed since the last call."""
-    roots = [builtin_dir(), *map(Path, extra_dirs)]
-    files = []
-    for root in roots:
-        if root.suffix == ".asl" and root.is_file():  # one ASL specification (cosydb report --asl)
-            files.append((root.parent, [root]))
-        elif root.is_dir():  # the built-in ASL specifications (properties/asl/) run when named
-            asl = sorted(root.rglob("*.asl")) if root != builtin_dir() else []
-            files.append((root, sorted([*root.rglob("*.sql"), *asl])))
-        else:
-            raise CosyError(root, f"{'ASL file' if root.suffix == '.asl' else 'properties directory'} does not exist")
-    key = tuple((str(path), *_stamp(path)) for _, paths in files for path in paths)
+    files = _files(extra_dirs)
+    key = (tuple(str(path) for _, paths in files for path in paths), _digest(files))
     if key not in _LOADED:
         if len(_LOADED) >= _KEPT:  # the oldest catalog goes (an ASL file compiles in ~0.25 s)
             del _LOADED[next(iter(_LOADED))]
@@ -246,15 +238,42 @@ def load(extra_dirs: list[Path] | tuple = ()) -> dict[str, Property]:
     return _LOADED[key]
 
 
-#: The catalogs parsed in this process, by their files' names, times and sizes, oldest first;
-#: a process that loads the built-in catalog and one with --asl in turn parses each once.
+def fingerprint(extra_dirs: list[Path] | tuple = ()) -> str:
+    """SHA-256 of the catalog's files (what ``load(extra_dirs)`` reads, templates included):
+    each file's place under its root and its content."""
+    return _digest(_files(extra_dirs))
+
+
+def _digest(files: list[tuple[Path, list[Path]]]) -> str:
+    digest = hashlib.sha256()
+    for number, (root, paths) in enumerate(files):
+        for path in paths:
+            digest.update(f"{number}\0{path.relative_to(root)}\0".encode())
+            digest.update(path.read_bytes())
+            digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _files(extra_dirs: list[Path] | tuple) -> list[tuple[Path, list[Path]]]:
+    """The catalog's roots (built-in, then ``extra_dirs``), each with its property, template
+    and ASL files."""
+    files = []
+    for root in [builtin_dir(), *map(Path, extra_dirs)]:
+        if root.suffix == ".asl" and root.is_file():  # one ASL specification (cosydb report --asl)
+            files.append((root.parent, [root]))
+        elif root.is_dir():  # the built-in ASL specifications (properties/asl/) run when named
+            asl = sorted(root.rglob("*.asl")) if root != builtin_dir() else []
+            files.append((root, sorted([*root.rglob("*.sql"), *asl])))
+        else:
+            raise CosyError(root, f"{'ASL file' if root.suffix == '.asl' else 'properties directory'} does not exist")
+    return files
+
+
+#: The catalogs parsed in this process, by their files' names and contents (``_digest``),
+#: oldest first; a process that loads the built-in catalog and one with --asl in turn parses
+#: each once.
 _LOADED: dict[tuple, dict[str, Property]] = {}
 _KEPT = 8
-
-
-def _stamp(path: Path) -> tuple[int, int]:
-    status = path.stat()
-    return status.st_mtime_ns, status.st_size
 
 
 def _load(files: list[tuple[Path, list[Path]]]) -> dict[str, Property]:

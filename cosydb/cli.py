@@ -464,13 +464,21 @@ def report(
         help="duckdb, or spark: evaluate the catalog on Apache Spark (pip install 'cosydb[spark]').",
     ),
     spark_master: str | None = _SPARK_MASTER,
+    fresh: bool = typer.Option(
+        False,
+        "--fresh",
+        help="Evaluate the catalog again. Without it, the results stored by the last evaluation with "
+        "the same catalog files, parameters (--param, --rank-basis, --region, --baseline), engine and "
+        "experiment are read: another --threshold, --top, --tree, --format or -o costs no evaluation.",
+    ),
 ):
     """Evaluate the property catalog and rank the problems found.
 
     The table lists one row per problem, most severe first: the property, its value summed
     over the call paths where it holds (most specific first), its share of the rank basis's
     time, the ranks most affected and the call path where most of it sits; then the
-    bottleneck, what could not be evaluated and the load warnings.
+    bottleneck, what could not be evaluated and the load warnings. Asked again with the same
+    catalog, parameters and experiment, it reads the results stored (--fresh: evaluates again).
 
     Example: cosydb report run.cosydb --threshold 0.01 --rank-basis main --property late_sender;
     cosydb report run.cosydb --format html -o report.html
@@ -505,6 +513,7 @@ def report(
             threads,
             engine,
             spark_master,
+            fresh,
         )
     )
     if fmt == "html":

@@ -50,6 +50,7 @@ STAGING_PREFIX = ".staging-"
 RESULTS_TABLE = "property_results"
 CUBE_TABLE = "severity_cube"
 CATALOG_TABLE = "property_catalog"
+EVALUATION_TABLE = "property_evaluation"
 
 
 def base_tables() -> set[str]:

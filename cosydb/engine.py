@@ -15,6 +15,8 @@ parameters, never pasted into the SQL text.
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import hashlib
 import os
 import re
 import time
@@ -213,6 +215,39 @@ def _missing_requirements(
         if not con.execute(sql, params).fetchone()[0]:
             missing[name] = status
     return missing, counters
+
+
+def planned(
+    con: duckdb.DuckDBPyConnection,
+    catalog: dict[str, Property],
+    experiment_id: int,
+    selected: list[str] | None = None,
+    baseline_id: int | None = None,
+) -> list[str]:
+    """The entries ``evaluate`` gives a status (evaluated or not evaluable) for ``selected``
+    (default: the whole catalog) on this experiment: those selected and what they read."""
+    missing, _ = _missing_requirements(con, experiment_id, baseline_id)
+    items = plan(catalog, database.object_names(), selected, database.view_names(), set(missing))
+    return [item.prop.name for item in items]
+
+
+#: cosydb's own files that decide an evaluation (its loaders do not; sql/ and properties/
+#: are fingerprinted as such); the directories of its other subpackages when installed.
+_CODE_FILES = ("*.py", "*.lark", "*.asl", "*.yaml")
+_OTHER_PACKAGES = {"sql", "properties", "loaders", "fixtures", "__pycache__"}
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """SHA-256 of what decides the rows of an evaluation besides the catalog: cosydb's code
+    (its Python, grammar and ASL files), the objects of sql/ and DuckDB's version."""
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256(f"{sqlviews.fingerprint()}\0{duckdb.__version__}\0".encode())
+    for path in sorted(p for pattern in _CODE_FILES for p in package.rglob(pattern)):
+        relative = path.relative_to(package)
+        if not _OTHER_PACKAGES & set(relative.parts[:-1]):
+            digest.update(f"{relative}\0".encode() + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def evaluate(
@@ -494,7 +529,7 @@ def _results(evaluation: Evaluation, threshold: float, rank_basis: str | None) -
                r.location_id, l.rank, l.thread, r.condition_id, r.condition, r.confidence,
                -- a severity that is no number (a ratio over nothing) is none: never a problem
                CASE WHEN isfinite(r.severity) THEN r.severity END AS severity, r.value,
-               coalesce(r.condition AND isfinite(r.severity) AND r.severity > $p_threshold, false) AS is_problem,
+               {_is_problem("r.")} AS is_problem,
                r.details, coalesce(r.status, 'evaluated') AS status
         FROM r
         LEFT JOIN {{{{ ref('callpaths') }}}} c ON c.callpath_id = r.callpath_id
@@ -512,21 +547,50 @@ def _results(evaluation: Evaluation, threshold: float, rank_basis: str | None) -
     return table.cast(tables.schema(database.RESULTS_TABLE))
 
 
+def _is_problem(row: str = "") -> str:
+    """Is a row (columns prefixed ``row``) a problem: its condition holds and its severity, a
+    finite number, exceeds ``$p_threshold``."""
+    return f"coalesce({row}condition AND isfinite({row}severity) AND {row}severity > $p_threshold, false)"
+
+
+def flag(con: duckdb.DuckDBPyConnection, results: pa.Table, threshold: float) -> pa.Table:
+    """Stored ``property_results`` rows with ``is_problem`` and ``threshold`` for ``threshold``,
+    as an evaluation at that threshold gives them, in their order."""
+    con.register("stored_results", results)
+    try:
+        flagged = con.execute(
+            f"SELECT * REPLACE ({_is_problem()} AS is_problem, $p_threshold AS threshold) FROM stored_results",
+            {"p_threshold": threshold},
+        ).to_arrow_table()
+    finally:
+        con.unregister("stored_results")
+    return flagged.cast(tables.schema(database.RESULTS_TABLE))
+
+
 def _literal(value: str | None) -> str:
     return "NULL::VARCHAR" if value is None else "'" + value.replace("'", "''") + "'"
 
 
 def store(
-    root: Path, experiment_id: int, results: dict[str, pa.Table], replace_properties: list[str] | None = None
+    root: Path,
+    experiment_id: int,
+    results: dict[str, pa.Table],
+    replace_properties: list[str] | None = None,
+    identity: pa.Table | None = None,
 ) -> list[str]:
     """Replace the experiment's stored result tables (writer ``report`` in ``cosydb.tables``) given,
     each file atomically. The catalog needs no rewrite: its views read these files by name
     (a load writes them, empty). With ``replace_properties`` only those properties' rows of
     ``property_results`` are replaced; returns the properties whose stored rows were kept.
+    ``identity``: the ``property_evaluation`` row of the evaluation whose rows are stored
+    (default none: a report then evaluates again); it is emptied before the tables are
+    replaced and written after them, so that it never names rows of another evaluation.
     Under the catalog lock: two reports never lose each other's rows."""
     directory = database.experiment_dir(root, experiment_id)
+    unknown = tables.schema(database.EVALUATION_TABLE).empty_table()
     kept: list[str] = []
     with database.locked(root), interrupts.deferred():  # a signal waits for every table to be replaced
+        _replace(directory, database.EVALUATION_TABLE, unknown)
         for name, table in results.items():
             target = directory / f"{name}.parquet"
             if name == database.RESULTS_TABLE and replace_properties is not None and target.exists():
@@ -534,14 +598,22 @@ def store(
                 old = old.filter(pc.invert(pc.is_in(old.column("property"), pa.array(replace_properties, pa.string()))))
                 kept = sorted(set(old.column("property").to_pylist()))
                 table = pa.concat_tables([old, table])
-            tmp = directory / f".{name}.{os.getpid()}.tmp"
-            try:
-                pq.write_table(table, tmp)
-                os.replace(tmp, target)
-            except OSError as error:  # Arrow's names no file (a full disk): name the table's
-                if error.filename or not error.errno:
-                    raise
-                raise OSError(error.errno, os.strerror(error.errno), str(target)) from None
-            finally:
-                tmp.unlink(missing_ok=True)
+            _replace(directory, name, table)
+        if identity is not None:
+            _replace(directory, database.EVALUATION_TABLE, identity)
     return kept
+
+
+def _replace(directory: Path, name: str, table: pa.Table) -> None:
+    """Replace stored table ``name`` of an experiment directory atomically (a temporary file renamed)."""
+    target = directory / f"{name}.parquet"
+    tmp = directory / f".{name}.{os.getpid()}.tmp"
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, target)
+    except OSError as error:  # Arrow's names no file (a full disk): name the table's
+        if error.filename or not error.errno:
+            raise
+        raise OSError(error.errno, os.strerror(error.errno), str(target)) from None
+    finally:
+        tmp.unlink(missing_ok=True)

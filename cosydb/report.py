@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
+import hashlib
 import json
 import os
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from . import catalog as catalog_mod
 from . import database, engine, info, names, resources, spark, tables
@@ -94,6 +98,7 @@ def run(
     threads: int | None = None,
     engine_name: str = "duckdb",
     spark_master: str | None = None,
+    fresh: bool = False,
 ) -> dict:
     """Evaluate, store ``property_results`` (and ``property_catalog``, ``severity_cube``) and
     return the report as a dict: ``problems`` (the view ``problems``), ``results`` (the view
@@ -106,13 +111,17 @@ def run(
     the properties comparing two runs. With ``properties`` only their rows are replaced in
     ``property_results``. ``memory_limit`` and ``threads``: DuckDB's resources.
     ``engine_name='spark'``: the catalog is evaluated by Spark SQL on ``spark_master``
-    (default local[*]); DuckDB answers the rest."""
+    (default local[*]); DuckDB answers the rest.
+
+    The stored rows of the same evaluation (catalog files, parameters, baseline and engine
+    alike: table ``property_evaluation``) are read instead of evaluating again, their
+    problems flagged for ``threshold``; ``fresh`` evaluates in any case."""
     root = Path(db)
+    files = catalog_mod.fingerprint(properties_dirs)
     catalog = catalog_mod.load(properties_dirs)
     params = dict(params or {})
     _check_selection(catalog, properties, params)
     spark.check_engine(engine_name)
-    session = spark.session(spark_master or "local[*]") if engine_name == "spark" else None
     con = database.connect(root)
     try:
         resources.apply(con, memory_limit, threads, default_memory=resources.REPORT_MEMORY_LIMIT)
@@ -126,29 +135,16 @@ def run(
         if region is not None:
             values["p_region"] = region
         selected = list(properties) if properties else None
-        tables_on = None
-        if session is not None:
-            tables_on = spark.evaluation_tables(
-                session,
-                con,
-                [(e["experiment_id"], database.experiment_dir(root, e["experiment_id"])) for e in (exp, base) if e],
-            )
-        evaluation = engine.evaluate(
-            con,
-            catalog,
-            exp["experiment_id"],
-            values,
-            sorted(set(selected) | {"rank_basis", "location_time"}) if selected else None,
-            base["experiment_id"] if base else None,
-            keep_patterns={"time_cube"},
-            tables_on=tables_on,
-        )
-        results = evaluation.results(threshold, rank_basis)
-        stored = {database.RESULTS_TABLE: results, database.CATALOG_TABLE: catalog_table(catalog)}
-        if evaluation.evaluated("time_cube"):
-            stored[database.CUBE_TABLE] = evaluation.cube()
+        wanted = sorted(set(selected) | {"rank_basis", "location_time"}) if selected else None
+        key = _evaluation_key(files, values, base, engine_name)
+        made = None if fresh else _stored(con, root, catalog, exp, base, wanted, key, threshold)
+        if made is None:
+            made = _evaluated(con, root, catalog, exp, base, values, wanted, key, threshold, spark_master)
+            if catalog_mod.fingerprint(properties_dirs) != files:  # a file changed while it was read
+                made.identity = None
+        results = made.tables[database.RESULTS_TABLE]
         shown = results.filter(pc.is_in(results.column("property"), pa.array(selected))) if selected else results
-        decided = decide(con, exp["experiment_id"], shown, stored[database.CATALOG_TABLE])
+        decided = decide(con, exp["experiment_id"], shown, made.tables[database.CATALOG_TABLE])
         phases = _phases(con, root, exp, decided["phases"])
         others = con.execute(
             "SELECT name, is_profile FROM experiments WHERE experiment_id <> ? ORDER BY experiment_id",
@@ -159,12 +155,7 @@ def run(
         con.close()
     kept, not_stored = [], None
     try:
-        kept = engine.store(
-            root,
-            exp["experiment_id"],
-            stored,
-            replace_properties=[n for n in evaluation.status if catalog[n].kind == "property"] if selected else None,
-        )
+        kept = engine.store(root, exp["experiment_id"], made.tables, made.replaced, made.identity)
     except OSError as error:  # e.g. a read-only database: the analysis is still shown
         not_stored = f"{error.filename or root}: {error.strerror or error}"
     problems = decided["problems"]
@@ -199,6 +190,121 @@ def run(
         phases=phases,
         warnings=warnings,
     )
+
+
+@dataclass
+class _Made:
+    """A report's results, evaluated or read: the tables to store (``property_results``: the
+    rows of the properties it evaluated), the properties whose stored rows they replace
+    (None: all) and the ``property_evaluation`` row of the evaluation they come from (None:
+    unknown)."""
+
+    tables: dict[str, pa.Table]
+    replaced: list[str] | None
+    identity: pa.Table | None
+
+
+def _evaluation_key(files: str, values: dict, base: dict | None, engine_name: str) -> dict:
+    """What decides an evaluation's rows besides the experiment: the fingerprint of the
+    catalog's ``files`` and of cosydb's code, the parameter values with the baseline
+    experiment (JSON), and the engine (``property_evaluation``'s columns)."""
+    fingerprint = hashlib.sha256(f"{files}\0{engine.code_fingerprint()}".encode())
+    baseline = {k: base[k] for k in ("experiment_id", "name", "load_time")} if base else None
+    parameters = json.dumps(dict(values=values, baseline=baseline), sort_keys=True, default=str)
+    return dict(fingerprint=fingerprint.hexdigest(), parameters=parameters, engine=engine_name)
+
+
+def _identity(key: dict, entries: list[str] | None) -> pa.Table:
+    """The ``property_evaluation`` row of an evaluation (``entries``: None for the whole catalog)."""
+    evaluated_at = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    return tables.conform(database.EVALUATION_TABLE, [dict(key, entries=entries, evaluated_at=evaluated_at)])
+
+
+def _evaluated(
+    con,
+    root: Path,
+    catalog: dict,
+    exp: dict,
+    base: dict | None,
+    values: dict,
+    wanted,
+    key: dict,
+    threshold: float,
+    spark_master: str | None,
+) -> _Made:
+    """Evaluate ``wanted`` (None: the whole catalog) on the experiment: its results and
+    what to store (the severity cube where ``time_cube`` was evaluated)."""
+    tables_on = None
+    if key["engine"] == "spark":
+        tables_on = spark.evaluation_tables(
+            spark.session(spark_master or "local[*]"),
+            con,
+            [(e["experiment_id"], database.experiment_dir(root, e["experiment_id"])) for e in (exp, base) if e],
+        )
+    evaluation = engine.evaluate(
+        con,
+        catalog,
+        exp["experiment_id"],
+        values,
+        wanted,
+        base["experiment_id"] if base else None,
+        keep_patterns={"time_cube"},
+        tables_on=tables_on,
+    )
+    stored = {
+        database.RESULTS_TABLE: evaluation.results(threshold, values["p_rank_basis"]),
+        database.CATALOG_TABLE: catalog_table(catalog),
+    }
+    if evaluation.evaluated("time_cube"):
+        stored[database.CUBE_TABLE] = evaluation.cube()
+    if wanted is None:
+        return _Made(stored, None, _identity(key, None))
+    entries = set(evaluation.status)
+    before = _stored_identity(root, exp, key)  # rows of the same evaluation stay its rows
+    if before is not None:
+        entries = None if before["entries"] is None else entries | set(before["entries"])
+    replaced = [n for n in evaluation.status if catalog[n].kind == "property"]
+    return _Made(stored, replaced, _identity(key, None if entries is None else sorted(entries)))
+
+
+def _stored_identity(root: Path, exp: dict, key: dict) -> dict | None:
+    """The stored ``property_evaluation`` row of the experiment if it is of an evaluation
+    with this ``key``, else None."""
+    path = tables.REGISTRY[database.EVALUATION_TABLE].path(database.experiment_dir(root, exp["experiment_id"]))
+    try:
+        rows = pq.read_table(path).to_pylist()
+    except (OSError, pa.ArrowException):
+        return None
+    if len(rows) != 1 or any(rows[0][k] != v for k, v in key.items()):
+        return None
+    return rows[0]
+
+
+def _stored(
+    con, root: Path, catalog: dict, exp: dict, base: dict | None, wanted, key: dict, threshold: float
+) -> _Made | None:
+    """The stored results of an evaluation with this ``key`` that holds the entries an
+    evaluation of ``wanted`` (None: the whole catalog) evaluates, flagged for ``threshold``
+    as that evaluation would be; None if there are none."""
+    before = _stored_identity(root, exp, key)
+    if before is None or (wanted is None and before["entries"] is not None):
+        return None
+    replaced = None
+    if wanted is not None:
+        entries = engine.planned(con, catalog, exp["experiment_id"], wanted, base["experiment_id"] if base else None)
+        if before["entries"] is not None and not set(entries) <= set(before["entries"]):
+            return None
+        replaced = [n for n in entries if catalog[n].kind == "property"]
+    path = tables.REGISTRY[database.RESULTS_TABLE].path(database.experiment_dir(root, exp["experiment_id"]))
+    try:
+        rows = pq.read_table(path).cast(tables.schema(database.RESULTS_TABLE))
+    except (OSError, pa.ArrowException):
+        return None
+    if replaced is not None:
+        rows = rows.filter(pc.is_in(rows.column("property"), pa.array(replaced, pa.string())))
+    results = engine.flag(con, rows, threshold)
+    identity = tables.conform(database.EVALUATION_TABLE, [before])
+    return _Made({database.RESULTS_TABLE: results, database.CATALOG_TABLE: catalog_table(catalog)}, replaced, identity)
 
 
 def _phases(con, root: Path, exp: dict, rows: list[dict]) -> dict | None:
@@ -270,16 +376,21 @@ def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table, parts=
     The views read the stored tables ``property_results`` and ``property_catalog`` (so that
     ``SELECT * FROM problems`` in the shell shows the last report's ranking); here this
     evaluation's rows are registered under those names, which shadow the stored ones on
-    this connection, whether or not they can be stored."""
+    this connection, whether or not they can be stored. They are made on one thread: the
+    same rows in the same order give the same sums, to the last bit (a report reading the
+    stored rows shows what the evaluation that stored them showed)."""
 
     def with_experiment(table: pa.Table) -> pa.Table:
         return table.add_column(0, "experiment_id", pa.array([experiment_id] * table.num_rows, pa.int64()))
 
+    (threads,) = con.execute("SELECT current_setting('threads')").fetchone()
     con.register(database.RESULTS_TABLE, with_experiment(results))
     con.register(database.CATALOG_TABLE, with_experiment(catalog))
+    con.execute("SET threads = 1")
     try:
         made = {part: con.execute(DECISIONS[part]).to_arrow_table().to_pylist() for part in parts}
     finally:
+        con.execute(f"SET threads = {int(threads)}")
         con.unregister(database.RESULTS_TABLE)
         con.unregister(database.CATALOG_TABLE)
     for row in made.get("rows", []):

@@ -555,6 +555,36 @@ _TABLES = [
         ),
     ),
     StoredTable(
+        "property_evaluation",
+        "report",
+        "What identifies the evaluation whose rows property_results holds (one row; none "
+        "when another command, cube or diff, wrote results since): a report with the same "
+        "fingerprint, parameters and engine reads those rows instead of evaluating the catalog "
+        "again (cosydb report --fresh evaluates).",
+        pa.schema(
+            [
+                column(
+                    "fingerprint",
+                    _STR,
+                    "SHA-256 of the catalog's files (built-in and plug-ins), the sql/ objects, "
+                    "cosydb's code and DuckDB's version",
+                ),
+                column(
+                    "parameters",
+                    _STR,
+                    "JSON: the values bound ($p_name; --param, --rank-basis, --region) and the baseline experiment",
+                ),
+                column("engine", _STR, "duckdb or spark"),
+                column(
+                    "entries",
+                    pa.list_(_STR),
+                    "the entries (properties and patterns) whose stored rows it evaluated; NULL: the whole catalog",
+                ),
+                column("evaluated_at", _STR, "UTC, ISO 8601"),
+            ]
+        ),
+    ),
+    StoredTable(
         "property_catalog",
         "report",
         "The catalog entries of the last report on the experiment "

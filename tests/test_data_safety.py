@@ -274,8 +274,8 @@ def test_a_full_disk_names_the_file(tmp_path, db):
             assert_clean_failure(full, f"{small / name}: No space left on device")
         html = cosydb("report", db, "--format", "html", "-o", small / "r.html")
         assert_clean_failure(html, f"{small / 'r.html'}: No space left on device")
-        cube = cosydb("cube", inside)
-        assert_clean_failure(cube, f"{inside / 'experiments' / '1' / 'severity_cube.parquet'}: No space left on device")
+        cube = cosydb("cube", inside)  # the first table it writes: the evaluation's record, emptied
+        assert_clean_failure(cube, f"{inside / 'experiments' / '1' / 'property_evaluation.parquet'}: No space left on")
         assert sorted(p.name for p in small.iterdir()) == ["filler", "in.cosydb"]
         assert not list(inside.rglob("*.tmp"))
     finally:
