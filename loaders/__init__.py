@@ -11,12 +11,14 @@ A loader module declares
   ``cosydb.tables.TableSink`` (which names the files; a table it is not given is
   written empty).
 
-``LOADERS`` lists them in the order they are asked: adding a format is one module and
-one line here (docs/contributing.md).
+``MODULES`` lists them in the order they are asked: adding a format is one module and
+one name there (docs/contributing.md).
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,11 +56,15 @@ class LoadResult:
         )
 
 
-def registered() -> list:
-    """The loader modules, in the order they are asked (a run directory: the trace first)."""
-    from . import cube_profile, otf2_trace, otf_trace, summary_input
+#: the loader modules, in the order they are asked (a run directory: the trace first)
+MODULES = ("otf2_trace", "otf_trace", "cube_profile", "summary_input")
 
-    return [otf2_trace, otf_trace, cube_profile, summary_input]
+
+def registered() -> Iterator:
+    """The loader modules of ``MODULES``, each imported when it is asked (a load imports
+    only the loaders before the one that reads its file)."""
+    for name in MODULES:
+        yield importlib.import_module(f".{name}", __name__)
 
 
 def loader_for(path: Path):
@@ -66,9 +72,8 @@ def loader_for(path: Path):
     directory holding a loader's ``RUN_FILE``."""
     from cosydb.errors import CosyError
 
-    loaders = registered()
     if path.is_dir():
-        for loader in loaders:
+        for loader in registered():
             found = sorted(p for p in path.glob(loader.RUN_FILE) if p.is_file()) if loader.RUN_FILE else []
             if len(found) > 1:
                 names = ", ".join(p.name for p in found)
@@ -77,10 +82,10 @@ def loader_for(path: Path):
                 )
             if found:
                 return loader, found[0]
-        wanted = " and no ".join(loader.RUN_FILE_DOC for loader in loaders if loader.RUN_FILE)
+        wanted = " and no ".join(loader.RUN_FILE_DOC for loader in registered() if loader.RUN_FILE)
         raise CosyError(path, f"directory holds no {wanted}")
-    for loader in loaders:
+    for loader in registered():
         if loader.detect(path):
             return loader, path
-    formats = ", ".join(loader.FILE_DOC for loader in loaders)
+    formats = ", ".join(loader.FILE_DOC for loader in registered())
     raise CosyError(path, f"not a format cosydb reads ({formats})")

@@ -95,7 +95,7 @@ def assert_fitted(result: dict, lines: list[str], width: int) -> None:
 
 def test_the_otf_demo_report_fits_without_cutting_words(tmp_path):
     db = tmp_path / "demo.cosydb"
-    load(Path(report_view.__file__).parents[1] / "fixtures" / "demo-otf" / "demo.otf", db)
+    load(Path(__file__).resolve().parents[1] / "fixtures" / "demo-otf" / "demo.otf", db)
     result = run(db)
     assert result["problems"], "the demo has wait states"
     for width in (120, 80):
