@@ -12,7 +12,10 @@ seconds per load phase, peak RSS, the seconds each enhancement view
 takes to compute over the whole trace, the seconds of ``cosydb report``
 over the whole property catalog, and the wall time of ``cosydb report
 --threshold 0.01`` asked again (process start included: it reads the stored
-results; issue 42: <= 1 s at 10M events). Every measurement runs in a fresh
+results; issue 42: <= 1 s at 10M events), and, side by side, the wall time of the commands
+``cosydb load`` + ``cosydb report --fresh`` and of Scalasca 2.6's ``scout`` on the same
+trace (issue 42: <= 1.0 x; scout from SCALASCA_PREFIX, run by RUN_SCOUT, else not
+measured). Every measurement runs in a fresh
 process so peak RSS is the measured step's own. Traces and databases are
 kept in --workdir and reused (delete it to regenerate).
 """
@@ -145,6 +148,35 @@ def otf2_print_seconds(anchor: Path) -> float | None:
     return time.perf_counter() - started
 
 
+#: Scalasca's scout run by the workplace's script (one MPI process per rank, the hybrid
+#: variant for MPI+OpenMP traces): RUN_SCOUT, default ../shared/tools/run_scout.sh
+RUN_SCOUT = Path(os.environ.get("RUN_SCOUT", HERE.parents[1] / "shared" / "tools" / "run_scout.sh"))
+
+
+def scout_seconds(anchor: Path, workdir: Path) -> float | None:
+    """Wall-clock seconds of Scalasca 2.6's ``scout`` (its full analysis: wait states, root
+    causes, critical path; mpirun included) on the trace, as installed at SCALASCA_PREFIX
+    (``build_scout.sh``); None without SCALASCA_PREFIX or RUN_SCOUT."""
+    if not os.environ.get("SCALASCA_PREFIX") or not RUN_SCOUT.is_file():
+        return None
+    out = workdir / f"scout-{anchor.parent.name}"
+    shutil.rmtree(out, ignore_errors=True)
+    started = time.perf_counter()
+    subprocess.run(["bash", str(RUN_SCOUT), str(anchor), str(out)], capture_output=True, check=True)
+    return time.perf_counter() - started
+
+
+def commands_seconds(anchor: Path, db: Path) -> float:
+    """Wall-clock seconds of the commands ``cosydb load`` and ``cosydb report --fresh`` as a
+    user runs them (process start included): what scout is measured against."""
+    cosydb = str(Path(sys.executable).with_name("cosydb"))
+    shutil.rmtree(db, ignore_errors=True)
+    started = time.perf_counter()
+    subprocess.run([cosydb, "load", str(anchor), "--db", str(db), "--quiet"], capture_output=True, check=True)
+    subprocess.run([cosydb, "report", str(db), "--fresh"], capture_output=True, check=True)
+    return time.perf_counter() - started
+
+
 def _tree_rss_bytes(pid: int) -> int:
     """Resident memory of a process and all its descendants, from /proc (Linux)."""
     total, todo = 0, [pid]
@@ -260,9 +292,22 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool, skip_views: bool) 
             f"load + report       : {total:8.2f} s = {total / yardstick:.2f} x otf2-print (issue 16: <= 2.5 x)",
             flush=True,
         )
+    scout = scout_seconds(anchor, workdir)
+    commands = commands_seconds(anchor, workdir / f"{label}-commands.cosydb")
+    if scout is None:
+        print("scout               : not measured (set SCALASCA_PREFIX to build_scout.sh's install)")
+    else:
+        print(
+            f"scout (Scalasca 2.6): {scout:8.2f} s wall\n"
+            f"cosydb load + report: {commands:8.2f} s wall (the commands) = {commands / scout:.2f} x scout "
+            "(issue 42: <= 1.0)",
+            flush=True,
+        )
     return dict(
         trace=label,
         events=events,
+        commands_s=commands,
+        scout_s=scout,
         load_s=load["seconds"],
         load_rate=rate,
         report_s=result["seconds"],
@@ -278,14 +323,18 @@ def summary(rows: list[dict]) -> None:
     """One line per trace, then issue 16's limits: peak RSS <= 1 GiB, events/s not falling with size."""
     print(
         f"\n{'trace':28} {'events':>11} {'load s':>8} {'events/s':>10} {'report s':>9} {'again s':>8} "
-        f"{'otf2-print s':>12} {'ratio':>6} {'load RSS':>9} {'report RSS':>10}"
+        f"{'otf2-print s':>12} {'ratio':>6} {'commands s':>10} {'scout s':>8} {'/ scout':>7} {'load RSS':>9} "
+        f"{'report RSS':>10}"
     )
     for r in rows:
         yardstick = "-" if r["otf2_print_s"] is None else f"{r['otf2_print_s']:.2f}"
         ratio = "-" if r["ratio"] is None else f"{r['ratio']:.2f}"
+        scout = "-" if r["scout_s"] is None else f"{r['scout_s']:.2f}"
+        versus = "-" if r["scout_s"] is None else f"{r['commands_s'] / r['scout_s']:.2f}"
         print(
             f"{r['trace']:28} {r['events']:11,} {r['load_s']:8.2f} {r['load_rate']:10,.0f} {r['report_s']:9.2f} "
-            f"{r['again_s']:8.2f} {yardstick:>12} {ratio:>6} {r['load_rss_mib']:7.0f} M {r['report_rss_mib']:8.0f} M"
+            f"{r['again_s']:8.2f} {yardstick:>12} {ratio:>6} {r['commands_s']:10.2f} {scout:>8} {versus:>7} "
+            f"{r['load_rss_mib']:7.0f} M {r['report_rss_mib']:8.0f} M"
         )
     peak = max(max(r["load_rss_mib"], r["report_rss_mib"]) for r in rows)
     print(f"peak RSS of every step: {peak:.0f} MiB ({'within' if peak <= 1024 else 'OVER'} issue 16's 1 GiB)")
