@@ -573,6 +573,14 @@ def _width() -> int:
     return shutil.get_terminal_size((120, 24)).columns
 
 
+def _path_width(rows: list[list[str]], column: int, least: int) -> int:
+    """The width left on the terminal for ``column`` (a call path, fitted with ``names.fit``)
+    of a ``Table(box=None, padding=(0, 2))`` of ``rows`` (the header included): its width less
+    the other columns and every column's padding, 2 on each side; at least ``least``."""
+    others = sum(max(len(row[i]) for row in rows) for i in range(len(rows[0])) if i != column)
+    return max(_width() - others - 4 * len(rows[0]), least)
+
+
 @app.command()
 def diff(
     db: Path = typer.Argument(..., metavar="DB", help="Database directory (of both experiments, or of the first)."),
@@ -658,11 +666,10 @@ def diff(
     ]
     header = ["property", "call path", result["a"], result["b"], "change", "relative"]
     # the call path shortened in its middle, never its leaf, to what the other columns leave
-    others = sum(max(len(row[i]) for row in [header, *shown]) + 2 for i in (0, 2, 3, 4, 5))
+    left = _path_width([header, *(row[:-1] for row in shown)], 1, 30)
     table = Table(*header, box=None, padding=(0, 2))
     for *row, condition in shown:
-        place = names.fit(row[1], max(_width() - others - 2 - len(condition), 30 - len(condition)))
-        table.add_row(row[0], place + condition, *row[2:])
+        table.add_row(row[0], names.fit(row[1], left - len(condition)) + condition, *row[2:])
     out.print(table)
     if len(result["rows"]) > top:
         out.print(f"({len(result['rows']) - top} more rows: --top, or --format csv)")
@@ -702,10 +709,9 @@ def cube(
         shown = [0.0 if m["unit"] == "s" and abs(v) < 1e-12 else v for v in (m["inclusive"], m["exclusive"])]
         rows.append(["  " * m["depth"] + m["metric"], *(value.format(v) for v in shown)])
     # the call path demangled as the report shows it, elided in its middle to the terminal's width
-    used = sum(max(len(row[i]) for row in rows) + 4 for i in range(3)) + 5 if rows else 0  # padding 2 each side
+    left = _path_width([["metric", "inclusive", "exclusive", ""], *(row + [""] for row in rows)], 3, 40)
     for row, m in zip(rows, result["metrics"]):
-        where = names.fit(names.path(m["top_callpath"]), max(_width() - used, 40)) if m["top_callpath"] else ""
-        table.add_row(*row, where)
+        table.add_row(*row, names.fit(names.path(m["top_callpath"]), left) if m["top_callpath"] else "")
     out.print(table)
 
 
