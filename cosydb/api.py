@@ -30,6 +30,7 @@ import contextlib
 import functools
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -334,8 +335,8 @@ def statement(
         elif params is not None:
             # DuckDB binds either positions or names: the experiment of ref() (an id of this
             # database, an integer) is written in the text then
-            for name, value in bound.items():
-                text = text.replace(f"${name}", str(int(value)))
+            for name, value in bound.items():  # $name as a whole word, not a prefix of a longer one
+                text = re.sub(rf"\${name}\b", str(int(value)), text)
             bound = list(params)
         if write:
             if len(statements := con.extract_statements(text)) != 1:

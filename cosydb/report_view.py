@@ -105,9 +105,10 @@ def problems(
     lists are shortened by their items, call paths in their middle, prose is wrapped."""
     result = names.printable(result)
     fit = (lambda text, w: text) if wide else _cut
+    limit = 10**6 if wide else width  # of a line that is a list: unbounded when wide
     entries = result["problems"]
     shown = entries[:top]
-    lines = header(result, 10**6 if wide else width) + _phases(result, width, wide)
+    lines = header(result, limit) + _phases(result, width, wide)
     if not entries:
         empty = not result["experiment"]["is_profile"] and not result["experiment"]["number_of_events"]
         lines.append("no problems: the trace holds no events" if empty else "no problems above the threshold")
@@ -132,13 +133,13 @@ def problems(
             lines += _wrapped(pad + _info(e["info"]), width, wide, pad)
             if e["parts"]:
                 parts = [f"{p['property']} {value_text(p['value'], e['unit'])}" for p in e["parts"]]
-                lines += _listing(pad + "of which ", parts, 10**6 if wide else width)
+                lines += _listing(pad + "of which ", parts, limit)
             if e["same"]:
-                lines += _listing(pad + "= ", same_items(e["same"]), 10**6 if wide else width)
+                lines += _listing(pad + "= ", same_items(e["same"]), limit)
             more = f"+{len(e['places']) - 1} more call paths (--tree)" if len(e["places"]) > 1 else ""
             if e["also"]:
                 lead = pad + (more + "; " if more else "") + "also holds here: "
-                lines += _listing(lead, e["also"], 10**6 if wide else width)
+                lines += _listing(lead, e["also"], limit)
             elif more:
                 lines.append(pad + more)
         if len(entries) > top:
@@ -152,7 +153,7 @@ def problems(
         lines.append(_with_path(lead, names.path(b["place"], mode), width, wide))
     lines += _root_causes(result, width, mode, wide, classes=2, top=3)
     lines += _critical_path(result, width, mode, wide, top=3)
-    lines += _not_evaluable(result, 10**6 if wide else width, show_all) + _warnings(result, width, wide)
+    lines += _not_evaluable(result, limit, show_all) + _warnings(result, width, wide)
     notation = (
         "value: summed over the problem's call paths; severity: for times, value / time of all "
         "locations (threads included) in the rank basis (JSON's asl_severity: the property's own); "
