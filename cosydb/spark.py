@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import duckdb
+import pyarrow.parquet as pq
 
 from . import database, tables
 from .errors import CosyError
@@ -167,6 +168,31 @@ def register_experiments(
     return registered
 
 
+#: Below this many events Spark evaluates expressions interpreted, without compiling Java
+#: for each query: its rows are few, and the JVM spends its cores compiling (javac-like
+#: code generation, then the JIT on each generated class). Measured (local[2], load +
+#: report): lulesh_hyb-8x2-small (321k events) 10-15 % faster interpreted, a synthetic
+#: trace of 3M events 7 % slower (docs/scale-out.md).
+INTERPRETED_BELOW_EVENTS = 1_000_000
+
+
+def compile_for(spark, events: int) -> None:
+    """Set the session's code generation for ``events`` events: compiled, or interpreted
+    below ``INTERPRETED_BELOW_EVENTS``."""
+    interpreted = events < INTERPRETED_BELOW_EVENTS
+    spark.conf.set("spark.sql.codegen.wholeStage", str(not interpreted).lower())
+    spark.conf.set("spark.sql.codegen.factoryMode", "NO_CODEGEN" if interpreted else "FALLBACK")
+
+
+def _events(experiments: list[tuple[int, Path]]) -> int:
+    """The events stored for ``experiments`` ((experiment_id, directory)), from their files' footers."""
+    return sum(
+        pq.ParquetFile(path).metadata.num_rows
+        for _, directory in experiments
+        for path in tables.REGISTRY["events"].files(Path(directory))
+    )
+
+
 def _task(payload):
     """One Spark task: ``function(job)``, or the one-line error it raised (a CosyError keeps
     its file), so that the driver reports it as a local load would."""
@@ -212,6 +238,7 @@ def derive(
     from . import sqlviews
 
     register_experiments(spark, [(experiment_id, directory)], written)
+    compile_for(spark, _events([(experiment_id, directory)]))
     objects = sqlviews.ordered(sqlviews.load_objects(), written)
     macros = _scalar_macros()
     derived = tables.derived()
@@ -291,6 +318,7 @@ def evaluation_tables(spark, duck: duckdb.DuckDBPyConnection, experiments: list[
     """``SparkTables`` over the stored tables of ``experiments`` ((experiment_id, directory));
     ``duck``: the database's DuckDB catalog."""
     register_experiments(spark, experiments)
+    compile_for(spark, _events(experiments))
     return SparkTables(spark, duck, _scalar_macros())
 
 

@@ -304,6 +304,29 @@ SLOW_MODULES = [
 ]
 
 
+#: Long tests that run on whichever worker is free, each on its own (a scope of its own for
+#: ``--dist loadscope``), not on the worker of the rest of their module: the Spark tier's
+#: comparisons with DuckDB, a few minutes each. A worker that runs one starts its own JVM.
+SPREAD_TESTS = (
+    "tests/test_dialects.py::test_load_and_report_on_spark_equal_duckdb[",
+    "tests/test_dialects.py::test_compiled_asl_properties_on_spark_equal_duckdb[",
+    "tests/test_dialects.py::test_cli_load_and_report_on_a_standalone_cluster_equal_duckdb",
+)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadscope`` with the ``SPREAD_TESTS`` each a scope of its own."""
+    if config.getoption("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SpreadScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid if nodeid.startswith(SPREAD_TESTS) else super()._split_scope(nodeid)
+
+    return SpreadScheduling(config, log)
+
+
 #: The fixtures that make a test need a tier's resources, and the tier's marker.
 TIER_FIXTURES = {"spark_session": "spark", "standalone_cluster": "spark", "bare_env": "spark", "page": "browser"}
 

@@ -190,7 +190,8 @@ def spark_session():
     if shutil.which("java") is None:
         pytest.skip("Spark needs Java 17 (Debian openjdk-17-jre-headless): not installed")
     pytest.importorskip("pyspark", reason="pyspark is not installed (pip install 'cosydb[spark]')")
-    session = spark.session("local[2]", {"spark.sql.shuffle.partitions": "2"})
+    # 6 GiB of heap, not half the machine's memory: two workers may each run a JVM
+    session = spark.session("local[2]", {"spark.sql.shuffle.partitions": "2", "spark.driver.memory": "6g"})
     yield session
     session.stop()
 
@@ -275,6 +276,7 @@ def test_models_on_spark_equal_duckdb(spark_session, tmp_path):
     db = tmp_path / "hybrid.cosydb"
     load(hybrid_run().write(tmp_path / "hybrid"), db)
     con = database.connect(db)
+    spark.compile_for(spark_session, spark.INTERPRETED_BELOW_EVENTS)  # as for a large trace: compiled
     spark.register_experiments(spark_session, [(1, database.experiment_dirs(Path(db))[0])])
     objects = _objects()
     macros = _macros(objects)
@@ -359,17 +361,25 @@ def test_frame_to_unbounded_following_on_spark_is_duckdbs(spark_session, frame):
 
 
 @pytest.mark.spark
-@pytest.mark.parametrize("trace", SCALASCA_TRACES)
-def test_load_and_report_on_spark_equal_duckdb(spark_session, real_db, tmp_path, trace):
+@pytest.mark.parametrize(
+    "trace, compiled",
+    [(trace, trace == "scorep-late_sender") for trace in SCALASCA_TRACES],
+    ids=SCALASCA_TRACES,
+)
+def test_load_and_report_on_spark_equal_duckdb(spark_session, real_db, tmp_path, trace, compiled, monkeypatch):
     """``cosydb load --engine spark``: the readers run as Spark tasks and Spark SQL derives the
     model; ``cosydb report --engine spark``: Spark SQL evaluates the catalog. Every stored
-    table (the model and the report) has the rows of a DuckDB load and report."""
+    table (the model and the report) has the rows of a DuckDB load and report, with Spark's
+    expressions interpreted (as for these small traces), or ``compiled`` as for large ones
+    (on scorep-late_sender)."""
     from cosydb.report import run
 
+    monkeypatch.setattr(spark, "INTERPRETED_BELOW_EVENTS", 0 if compiled else 10**12)
     theirs = real_db(trace)
     ours = tmp_path / "spark.cosydb"
     load(real_trace(trace), ours, engine="spark", spark_master="local[2]")
     run(ours, threshold=0, engine_name="spark", spark_master="local[2]")
+    assert spark_session.conf.get("spark.sql.codegen.factoryMode") == ("FALLBACK" if compiled else "NO_CODEGEN")
     run(theirs, threshold=0)
     _assert_stored_tables_equal(ours, theirs)
 
