@@ -14,6 +14,8 @@ YAML, which never reaches DuckDB::
     same_as: mpi_latesender   # optional, a property: at each of its places its value is that
                               # property's there (one wait measured two ways: the report lists it once)
     columns: {callpath_id: BIGINT, idle_s: DOUBLE}   # a pattern's output columns (checked)
+    added_columns: {idle_s: DOUBLE}   # or, a pattern refining its parent pattern: the
+                              # columns after the parent's (none: the parent's columns)
     info: One line.
     description: What is measured, with its source.
     diagnosis: What to do about it.
@@ -56,7 +58,7 @@ from .errors import CosyError
 KINDS = ("property", "pattern", "category")
 UNITS = ("s", "count", "bytes", "ratio")
 REQUIRED = {"kind", "parent", "unit", "info", "description", "diagnosis"}
-OPTIONAL = {"confidence", "params", "requires", "wait_state", "columns", "sums", "problem", "same_as"}
+OPTIONAL = {"confidence", "params", "requires", "wait_state", "columns", "added_columns", "sums", "problem", "same_as"}
 PARAM_KEYS = {"default", "type", "doc", "counter"}
 PARAM_TYPES = ("VARCHAR", "DOUBLE", "BIGINT", "BOOLEAN")
 #: What ``requires`` may name: the data an entry needs, the query (over the catalog's views;
@@ -173,7 +175,7 @@ def _build(path: Path, root: Path, header: dict, body: str, entry_name: str | No
         raise CosyError(path, f"requires must list only {', '.join(REQUIREMENTS)}")
     columns = header.get("columns") or {}
     if header["kind"] == "pattern" and not columns:
-        raise CosyError(path, "a pattern declares its output columns (columns: {name: TYPE, ...})")
+        raise CosyError(path, "a pattern declares its output columns (columns: {name: TYPE, ...}) or refines one")
     if header["kind"] != "pattern" and columns:
         raise CosyError(path, "only a pattern declares columns (a property returns the fixed result row)")
     if not isinstance(columns, dict) or not all(isinstance(t, str) for t in columns.values()):
@@ -209,20 +211,31 @@ def _build(path: Path, root: Path, header: dict, body: str, entry_name: str | No
 
 
 def _resolve(name: str, raw: dict, chain: tuple = ()) -> dict:
-    """The header of ``name`` with ``like: other`` expanded: the other entry's header,
-    overridden key by key (and parameter by parameter) by this one's."""
+    """The header of ``name`` with ``like: other`` expanded (the other entry's header,
+    overridden key by key, and parameter by parameter, by this one's) and, for a pattern
+    without ``columns``, its parent pattern's columns followed by its ``added_columns`` (a
+    specialised pattern keeps the general one's matches: CRE's Late Sender of receive_matches)."""
     header, _, path, _ = raw[name]
-    if "like" not in header:
-        return header
-    base_name = header["like"]
-    if base_name not in raw:
-        raise CosyError(path, f"like: '{base_name}' is not a property")
-    if base_name in chain:
-        raise CosyError(path, "like: chain is circular")
-    base = _resolve(base_name, raw, chain + (name,))
-    merged = {**base, **{k: v for k, v in header.items() if k != "like"}}
-    merged["params"] = {**(base.get("params") or {}), **(header.get("params") or {})}
-    return merged
+    if "like" in header:
+        base_name = header["like"]
+        if base_name not in raw:
+            raise CosyError(path, f"like: '{base_name}' is not a property")
+        if base_name in chain:
+            raise CosyError(path, "like: chain is circular")
+        base = _resolve(base_name, raw, chain + (name,))
+        header = {**base, **{k: v for k, v in header.items() if k != "like"}}
+        header["params"] = {**(base.get("params") or {}), **(raw[name][0].get("params") or {})}
+    parent = header.get("parent")
+    if header.get("kind") == "pattern" and not header.get("columns") and parent in raw:
+        if parent in chain:
+            raise CosyError(path, "parent: chain is circular")
+        inherited = _resolve(parent, raw, chain + (name,))
+        added = header.get("added_columns") or {}
+        if inherited.get("kind") == "pattern" and isinstance(added, dict):
+            header = {**header, "columns": {**(inherited.get("columns") or {}), **added}}
+    elif "added_columns" in header:
+        raise CosyError(path, "added_columns: for a pattern without columns whose parent is a pattern")
+    return header
 
 
 def load(extra_dirs: list[Path] | tuple = ()) -> dict[str, Property]:

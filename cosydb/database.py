@@ -29,12 +29,14 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import shlex
 import shutil
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import SCHEMA_VERSION, __version__, docs, interrupts, outputs, sqlviews, tables
@@ -155,6 +157,24 @@ def _write_catalog(root: Path) -> None:
         Path(str(tmp) + ".wal").unlink(missing_ok=True)
 
 
+def _rebuild_hint(root: Path) -> str:
+    """How to rebuild the database at ``root`` from the sources its experiments recorded
+    (a database is derived data: rebuilt, not migrated)."""
+    commands = []
+    new_root = shlex.quote(str(root.with_name(root.name + ".new")))
+    for directory in experiment_dirs(root):
+        try:
+            recorded = pq.read_table(tables.REGISTRY[EXPERIMENTS].path(directory), columns=["name", "source_path"])
+            (row,) = recorded.to_pylist()
+        except (OSError, ValueError, KeyError, pa.ArrowException):
+            return "load its traces again into a new database"
+        source, name = shlex.quote(row["source_path"]), shlex.quote(row["name"])
+        commands.append(f"cosydb load {source} --db {new_root} --name {name}")
+    if not commands:
+        return "load its traces again into a new database"
+    return "rebuild it from its sources with " + "; ".join(commands)
+
+
 def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyConnection:
     """Open the database at ``root``, rewriting its catalog first if the directory moved or
     the sql/ definitions changed since it was written."""
@@ -172,7 +192,11 @@ def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyC
         raise CosyError(catalog, f"unreadable catalog ({error})") from None
     if stored["schema_version"] != SCHEMA_VERSION:
         con.close()
-        raise CosyError(root, f"schema version {stored['schema_version']}; this cosydb reads version {SCHEMA_VERSION}")
+        raise CosyError(
+            root,
+            f"schema version {stored['schema_version']}; this cosydb reads version {SCHEMA_VERSION} "
+            f"(CHANGELOG.md says what changed): {_rebuild_hint(root)}",
+        )
     # a moved directory, or views written by another version of sql/ (e.g. a new column)
     if stored["root"] != str(root.resolve()) or stored.get("sql_fingerprint") != sqlviews.fingerprint():
         con.close()

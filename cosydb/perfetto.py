@@ -196,12 +196,13 @@ def write_trace(
         for k, (sender, send_s, receiver, recv_s, tag, nbytes, early_s) in enumerate(messages):
             args, name = {"tag": tag, "bytes": nbytes}, "message"
             if early_s is not None:  # the receive before its send: the two ranks' clocks disagree
-                name = f"message: clock violation, receive {_us(early_s)} µs before send"
-                args |= {"clock_violation": f"receive {_us(early_s)} µs before send", "early_s": early_s}
+                violation = f"clock violation: receive {_us(early_s)} µs before its send"
+                name = f"message, {violation}"
+                args |= {"clock_violation": violation, "early_s": early_s}
                 violations.append(
                     _event(
                         "i",
-                        f"clock violation: receive {_us(early_s)} µs before its send",
+                        violation,
                         receiver,
                         kept,
                         recv_s,

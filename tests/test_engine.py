@@ -124,6 +124,26 @@ def test_plugin_with_quoted_region_parameter(tmp_path):
     }
 
 
+def test_refining_pattern_has_its_parents_columns_and_those_it_adds(tmp_path):
+    """A pattern that refines another keeps its columns (CRE: Late Sender's matches are
+    receive matches): without ``columns`` it has the parent's, ``added_columns`` follow them."""
+    family = tmp_path / "props" / "x"
+    family.mkdir(parents=True)
+    header = "{{#---\nkind: pattern\nparent: {}\nunit: s\ninfo: i\ndescription: d\ndiagnosis: g\n{}---#}}\n"
+    (family / "general.sql").write_text(header.format("null", "columns: {a: BIGINT, b: VARCHAR}\n") + "select 1, 'x'")
+    (family / "wider.sql").write_text(header.format("general", "added_columns: {c: DOUBLE}\n") + "select 1, 'x', 2.0")
+    (family / "narrower.sql").write_text(header.format("wider", "") + "select 1, 'x', 2.0")
+    entries = catalog.load([tmp_path / "props"])
+    assert entries["wider"].columns == {"a": "BIGINT", "b": "VARCHAR", "c": "DOUBLE"}
+    assert entries["narrower"].columns == entries["wider"].columns
+    (family / "general.sql").write_text(header.format("null", "") + "select 1")
+    with pytest.raises(CosyError, match="general.sql: a pattern declares its output columns"):
+        catalog.load([tmp_path / "props"])
+    (family / "general.sql").write_text(header.format("narrower", "") + "select 1")
+    with pytest.raises(CosyError, match="parent: chain is circular"):
+        catalog.load([tmp_path / "props"])
+
+
 def test_bad_property_files_are_reported_with_their_path(tmp_path):
     bad = tmp_path / "props" / "x"
     bad.mkdir(parents=True)

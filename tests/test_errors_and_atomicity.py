@@ -1,8 +1,12 @@
 """Bad input: one line naming the file, exit code 2, and no half-written database."""
 
+import shlex
 import shutil
 
+import duckdb
 from conftest import assert_clean_failure, cosydb, real_trace, small_trace
+
+from cosydb import SCHEMA_VERSION
 
 
 def test_missing_file(tmp_path):
@@ -54,6 +58,22 @@ def test_not_a_database(tmp_path):
     assert_clean_failure(result, "not a cosydb database")
     result = cosydb("sql", tmp_path / "missing.cosydb", "SELECT 1")
     assert_clean_failure(result, "no such database")
+
+
+def test_database_of_another_schema_names_the_commands_that_rebuild_it(tmp_path):
+    """A schema bump refuses older databases: the refusal says how to rebuild one from the
+    sources its experiments recorded, and those commands do."""
+    run, db = small_trace(tmp_path), tmp_path / "old.cosydb"
+    assert cosydb("load", run, "--db", db, "--name", "first run").returncode == 0
+    with duckdb.connect(str(db / "cosydb.duckdb")) as con:
+        con.execute("UPDATE cosydb_catalog SET schema_version = schema_version - 1")
+    result = cosydb("info", db)
+    assert_clean_failure(result, f"reads version {SCHEMA_VERSION} (CHANGELOG.md says what changed)")
+    anchor, new = shlex.quote(str(run / "traces.otf2")), tmp_path / "old.cosydb.new"
+    command = f"cosydb load {anchor} --db {new} --name 'first run'"
+    assert result.stderr.rstrip().endswith(f"rebuild it from its sources with {command}")
+    assert cosydb(*shlex.split(command)[1:]).returncode == 0
+    assert "first run" in cosydb("info", new).stdout
 
 
 def test_bad_sql_is_one_line(tmp_path):

@@ -347,8 +347,9 @@ def test_a_receive_before_its_send_is_marked_as_a_clock_violation(tmp_path):
     assert mark["args"]["send_ts"] == pytest.approx(500) and mark["args"]["sender"] == "0:0"
     arrows = {(e["ph"], e["pid"]): e for e in events if e["ph"] in ("s", "f")}
     assert arrows[("s", 0)]["ts"] == pytest.approx(500) and arrows[("f", 1)]["ts"] == pytest.approx(488)
-    assert arrows[("s", 0)]["name"] == arrows[("f", 1)]["name"] == "message: clock violation, receive 12 µs before send"
-    assert arrows[("f", 1)]["args"]["clock_violation"] == "receive 12 µs before send"
+    violation = "clock violation: receive 12 µs before its send"
+    assert arrows[("s", 0)]["name"] == arrows[("f", 1)]["name"] == f"message, {violation}"
+    assert arrows[("f", 1)]["args"]["clock_violation"] == violation
     assert arrows[("s", 1)]["name"] == arrows[("f", 0)]["name"] == "message"
     assert "clock_violation" not in arrows[("f", 0)]["args"]
     (recv,) = [e for e in slices(events, "region") if e["name"] == "MPI_Recv" and e["pid"] == 1]

@@ -3,12 +3,7 @@ kind: pattern
 parent: receive_matches
 unit: s
 requires: [trace]
-columns: {callpath_id: BIGINT, location_id: BIGINT, recv_seq: BIGINT, recv_time: UBIGINT,
-  send_location_id: BIGINT, send_seq: BIGINT, send_time: UBIGINT, send_callpath_id: BIGINT,
-  comm_id: INTEGER, tag: BIGINT, recv_call: VARCHAR, recv_call_enter_seq: BIGINT,
-  send_call: VARCHAR, recv_call_enter_time: UBIGINT, recv_call_leave_time: UBIGINT,
-  send_call_enter_time: UBIGINT, send_call_leave_time: UBIGINT, ls_idle_s: DOUBLE,
-  lr_idle_s: DOUBLE, calls_s: DOUBLE, idle_s: DOUBLE}
+added_columns: {idle_s: DOUBLE}
 info: Matches of the CRE pattern LateSender(r) - a receive waiting in MPI_Recv for a later MPI_Send.
 description: |
   CRE report §6 / ASL §3.3.6, pattern LateSender(r) = LatePartner<'>'>

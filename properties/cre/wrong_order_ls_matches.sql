@@ -3,12 +3,6 @@ kind: pattern
 parent: late_sender_matches
 unit: s
 requires: [trace]
-columns: {callpath_id: BIGINT, location_id: BIGINT, recv_seq: BIGINT, recv_time: UBIGINT,
-  send_location_id: BIGINT, send_seq: BIGINT, send_time: UBIGINT, send_callpath_id: BIGINT,
-  comm_id: INTEGER, tag: BIGINT, recv_call: VARCHAR, recv_call_enter_seq: BIGINT,
-  send_call: VARCHAR, recv_call_enter_time: UBIGINT, recv_call_leave_time: UBIGINT,
-  send_call_enter_time: UBIGINT, send_call_leave_time: UBIGINT, ls_idle_s: DOUBLE,
-  lr_idle_s: DOUBLE, calls_s: DOUBLE, idle_s: DOUBLE}
 info: Late Sender matches whose message overtook an older one from the same sender.
 description: |
   CRE report §8, pattern WrongOrderLs(r): the matches of LateSender(r) that are also

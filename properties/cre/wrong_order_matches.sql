@@ -3,12 +3,7 @@ kind: pattern
 parent: receive_matches
 unit: s
 requires: [trace]
-columns: {callpath_id: BIGINT, location_id: BIGINT, recv_seq: BIGINT, recv_time: UBIGINT,
-  send_location_id: BIGINT, send_seq: BIGINT, send_time: UBIGINT, send_callpath_id: BIGINT,
-  comm_id: INTEGER, tag: BIGINT, recv_call: VARCHAR, recv_call_enter_seq: BIGINT,
-  send_call: VARCHAR, recv_call_enter_time: UBIGINT, recv_call_leave_time: UBIGINT,
-  send_call_enter_time: UBIGINT, send_call_leave_time: UBIGINT, ls_idle_s: DOUBLE,
-  lr_idle_s: DOUBLE, calls_s: DOUBLE, send_call_s: DOUBLE, recv_call_s: DOUBLE, cost_s: DOUBLE}
+added_columns: {send_call_s: DOUBLE, recv_call_s: DOUBLE, cost_s: DOUBLE}
 info: Matches of the ASL pattern WrongOrder(r) - a message received while an older one from the same sender is in transfer.
 description: |
   ASL §3.4.1.15, pattern WrongOrder(r) (CRE report §6.3): receive_matches with the

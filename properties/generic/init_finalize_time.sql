@@ -18,6 +18,7 @@ diagnosis: |
   the problems against the main work instead: cosydb report --rank-basis REGION, REGION
   as main_work_time names it.
 ---#}
+{% import 'templates/threads.sql' as threads with context %}
 with own as (
     select p.callpath_id, c.location_id, c.incl_s
     from {{ ref('init_finalize_paths') }} as p
@@ -25,15 +26,7 @@ with own as (
 ),
 
 per_location as (
-    select
-        p.callpath_id,
-        l.location_id,
-        -- a worker without the call path: its process's thread that has it (location_time)
-        coalesce(o.incl_s, max(o.incl_s) over (partition by p.callpath_id, l.location_group_id), 0) as time_s
-    from {{ ref('init_finalize_paths') }} as p
-    cross join {{ ref('locations') }} as l
-    left join own as o on p.callpath_id = o.callpath_id and l.location_id = o.location_id
-    where l.location_type = 'CPU_THREAD'
+    {{ threads.time_per_thread('own', 'incl_s', ref('init_finalize_paths'), 'callpath_id') | indent(4) }}
 ),
 
 basis as (

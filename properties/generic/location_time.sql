@@ -16,19 +16,14 @@ description: |
   the property's own ASL severity (Duration(RankBasis, e), over processes).
 diagnosis: Not a problem; the denominator of the report's severities (choose it with --rank-basis).
 ---#}
+{% import 'templates/threads.sql' as threads with context %}
 with own as (
     select location_id, basis_s
     from {{ ref('rank_basis_per_process') }}
 ),
 
 per_location as (
-    select
-        l.location_id,
-        -- a worker without rank-basis call paths: its process's thread that has them
-        coalesce(o.basis_s, max(o.basis_s) over (partition by l.location_group_id), 0) as time_s
-    from {{ ref('locations') }} as l
-    left join own as o using (location_id)
-    where l.location_type = 'CPU_THREAD'
+    {{ threads.time_per_thread('own', 'basis_s') | indent(4) }}
 ),
 
 total as (

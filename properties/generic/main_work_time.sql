@@ -16,6 +16,7 @@ description: |
   that the report suggests when init_finalize_time is large.
 diagnosis: Not a problem; rank the problems against this region with cosydb report --rank-basis REGION.
 ---#}
+{% import 'templates/threads.sql' as threads with context %}
 with in_basis as (
     -- the call paths of the program's own code at or below a rank-basis call path
     select c.callpath_id, c.region_id, c.depth, r.name
@@ -72,14 +73,7 @@ own as (
 ),
 
 per_location as (
-    select
-        k.region_id,
-        -- a worker without the region's call paths: its process's thread that has them
-        coalesce(o.time_s, max(o.time_s) over (partition by k.region_id, l.location_group_id), 0) as time_s
-    from candidates as k
-    cross join {{ ref('locations') }} as l
-    left join own as o on k.region_id = o.region_id and l.location_id = o.location_id
-    where l.location_type = 'CPU_THREAD'
+    {{ threads.time_per_thread('own', 'time_s', 'candidates', 'region_id') | indent(4) }}
 ),
 
 largest as (
