@@ -46,12 +46,11 @@ REPORT_SYNTAX_ERRORS = {
     628: "expected a name, found ')'",  # CostPerProcess: parameter "RankBasis" without a type
     658: "expected a name, found ')'",  # PropertyOnAllProcesses: the same
     876: "found 'float'",  # ProcessProfiles's definition ends without ';' (line 874)
-    894: "found 'IN'",  # Cost: "LET Cost = CostFunc(r,e)" without ';' before IN
     1121: "unexpected character '|'",  # LoadImbalanceAtBarrier: "||" for OR
     1146: "expected ';', found ','",  # SlowSlaves: SEVERITY ends with ','
     1230: "found 'Region'",  # FrequentCommInProgress: no ',' between two parameters
     1249: "found '>'",  # OnAllProcesses: PROPERTY x(Region, ..., Region> without ')'
-    1306: "found 'IN'",  # AllInstancesInProcess: a LET definition without ';' before IN
+    1313: "expected one of ',', WHERE, found ')'",  # AllInstancesInProcess: max(...) without WHERE
     1339: "found '>'",  # SomeNotAllInstances: the missing ')' again
     1395: "expected one of ',', WHERE, found ')'",  # SomeNotAllProcesses: max(...) without WHERE
 }
@@ -69,16 +68,16 @@ def test_the_reports_syntax_errors_are_found_where_they_are():
     assert set(found) == set(REPORT_SYNTAX_ERRORS)
     for line, fragment in REPORT_SYNTAX_ERRORS.items():
         assert fragment in found[line], (line, found[line])
-    # every other block of these sections parses: 20 of them, two the PATTERNs LateSender
-    # and WrongOrder
-    assert len(blocks) - len(found) == 20
+    # every other block of these sections parses: 21 of them, two the PATTERNs LateSender
+    # and WrongOrder (a LET's last definition without ';' and type, as the report writes
+    # Cost's, is read: docs/asl.md)
+    assert len(blocks) - len(found) == 21
 
 
 #: Section 3.2's examples, the global definitions and CacheCost, with what stops them from
 #: parsing mended as properties/asl/mpi.asl reads it: report line -> (text, replacement).
 MENDED = {
     628: ("RankBasis)", "Region RankBasis) {"),  # an untyped parameter; the body's '{' is missing
-    630: ("(summary(r,e,p))", "(summary(r,e,p));"),  # ';' before IN
     658: ("RankBasis)", "Region RankBasis)"),
     664: ("e.processes)", "e.processes);"),
     874: ("!=ALLPROCESSES}", "!=ALLPROCESSES};"),
@@ -87,7 +86,6 @@ MENDED = {
     1257: ("RankBasis)))", "RankBasis)) WHERE p IN e.Processes)"),  # max(...) without WHERE
     1395: ("RankBasis)))", "RankBasis)) WHERE p IN e.Processes)"),  # the same in SomeNotAllProcesses
     1146: ("Duration(RankBasis,e),", "Duration(RankBasis,e);"),  # SlowSlaves: SEVERITY ends with ','
-    1305: ("AND re.Region==r}", "AND re.Region==r};"),  # AllInstancesInProcess: ';' before IN
     1313: ("x(re)));", "x(re)) WHERE re IN AllRe);"),  # max(...) without WHERE
 }
 CHECKED_LINES = [*range(866, 879), *range(626, 645), *range(656, 670), *range(936, 946), *range(949, 952)]
@@ -114,7 +112,6 @@ def test_the_reports_undefined_names_are_errors_with_their_lines(tmp_path):
     problems = {(CHECKED_LINES[e.line - 1], e.problem) for e in check(path, path.read_text())}
     untyped = "has no type (a definition is 'type name ... = expr;')"
     the_reports = {
-        (630, "'cost' has no type (a definition is 'type name = expr;')"),  # LET cost = ...
         (657, "unknown class 'RankBasis'"),  # x(Region, Experiment, Process, RankBasis): Region
         (660, "class Experiment has no attribute 'processors'"),  # e.processors; e.processes below
         (668, "unknown property 'SynCostPerProcess' for template parameter x"),  # SyncCostPerProcess

@@ -339,9 +339,7 @@ class Compiler:
         children = prop.body.children
         if children and children[0].data == "local_defs":
             for definition in children[0].children:
-                d = _definition(definition)
-                if d.type is None:
-                    self.error(definition, f"'{d.name}' has no type (a definition is 'type name = expr;')")
+                d = _definition(definition)  # a type left out (as the report's templates do): the expression's
                 if d.params:
                     self.error(definition, f"'{d.name}': a local definition is a constant, without parameters")
                 env[d.name.lower()] = ("let", d, dict(env))

@@ -6,7 +6,6 @@
 //
 // Where the report's text is not valid ASL it is read as noted at the place; the checker
 // reports the report's own text (tests/test_asl.py runs it on the report):
-//   - a LET definition without a type or ';' (Cost = CostFunc(r,e) IN): typed, ';' added;
 //   - "Setof MPISummary ProcessProfiles(...) = {...}" without ';': ';' added;
 //   - CostPerProcess and PropertyOnAllProcesses declare an untyped parameter "RankBasis":
 //     read as "Region RankBasis"; CostPerProcess's body lacks its opening '{': added;
@@ -40,7 +39,7 @@ float Duration(MPIRegion r, Experiment e, Process p)= Summary(r,e,p).Incl;
 PROPERTY TEMPLATE Cost <float CostFunc(Region r, Experiment e)>
     (Region r, Experiment e, Region RankBasis){
 LET
-    float Cost = CostFunc(r,e);
+    Cost = CostFunc(r,e)
 IN
     CONDITION:    Cost > 0;
     CONFIDENCE:   1;
@@ -102,7 +101,7 @@ PROPERTY CacheCost<L2CacheCostFunc> L2CacheMisses;
 //   - AllInstancesInProcess declares its property parameter x(RegionExit), a class no
 //     appendix defines, and applies it as x(re), where the property takes the rank basis
 //     too: read as x(Exit, Region) and x(re, RankBasis);
-//   - its LET lacks ';' before IN (added) and ranges over e.Trace, every event, whose
+//   - its LET ranges over e.Trace, every event, whose
 //     Process and Region it reads: the Exits of r on p (typeof(re) == Exit added,
 //     re.process_id for re.Process); its max(severity(...)) has no WHERE: over AllRe;
 //   - SomeNotAllInstances declares x(Region, Experiment, Process, Region> and no Process p,
@@ -139,7 +138,7 @@ PROPERTY TEMPLATE AllInstancesInProcess
                           Process p, Region RankBasis) {
 LET
   Setof Exit AllRe = {re IN e.Trace WITH typeof(re) == Exit AND re.process_id==p
-                      AND re.Region==r};
+                      AND re.Region==r}
 IN
   CONDITION: FORALL re IN AllRe
               SUCH THAT
