@@ -291,12 +291,17 @@ _KEPT = 8
 
 def _load(files: list[tuple[Path, list[Path]]]) -> dict[str, Property]:
     raw: dict[str, tuple[dict, str, Path, Path]] = {}
+    asl_read: list[Path] = []  # the ASL files read so far: a later one uses their definitions
     for root, paths in files:
         for path in paths:
             relative = path.relative_to(root)
             if relative.parts[0] == "templates" or path.name.startswith("_"):
                 continue
-            entries = asl_entries(path) if path.suffix == ".asl" else {path.stem: _read(path)}
+            if path.suffix == ".asl":
+                entries = asl_entries(path, asl_read)
+                asl_read.append(path)
+            else:
+                entries = {path.stem: _read(path)}
             for name, (header, body) in entries.items():
                 if name in raw:
                     raise CosyError(path, f"property '{name}' is already defined in {raw[name][2]}")
@@ -328,8 +333,9 @@ def asl_specification(name: str | Path) -> Path:
     return builtin if "/" not in str(name) and not Path(name).exists() and builtin.is_file() else Path(name)
 
 
-def asl_entries(path: Path) -> dict[str, tuple[dict, str]]:
-    """The properties of an ASL specification, compiled: name -> (header, SQL). The
+def asl_entries(path: Path, earlier: list[Path] = ()) -> dict[str, tuple[dict, str]]:
+    """The properties of an ASL specification, compiled: name -> (header, SQL); it uses the
+    functions and templates of the prelude and of the ``earlier`` specifications. The
     comment lines right above a property are its info (the first) and description."""
     from .asl.compiler import compile_text
     from .asl.parser import read
@@ -337,7 +343,7 @@ def asl_entries(path: Path) -> dict[str, tuple[dict, str]]:
     text = read(path)
     lines = text.splitlines()
     entries = {}
-    for entry in compile_text(path, text):
+    for entry in compile_text(path, text, [(p, read(p)) for p in earlier]):
         comments, n = [], entry.line - 2
         while n >= 0 and lines[n].lstrip().startswith("//"):
             comments.insert(0, lines[n].lstrip()[2:].strip())

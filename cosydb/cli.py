@@ -866,15 +866,21 @@ app.add_typer(asl_app, name="asl")
 def asl_check(files: list[Path] = typer.Argument(..., help="ASL specification(s).")):
     """Parse and type-check ASL against the data model, one line per problem.
 
-    Each problem reads file:line:column: problem; the exit code is 1 if there is one.
+    Each problem reads file:line:column: problem; the exit code is 1 if there is one. Every
+    file sees the report's global definitions (Summary, Duration, ...) and the functions and
+    templates of the files before it.
 
     Example: cosydb asl check my_properties.asl
     """
     from .asl.compiler import check
     from .asl.parser import read
 
-    def body():
-        return [error for path in files for error in check(path, read(path))]
+    def body():  # a file uses the functions and templates of those before it
+        return [
+            error
+            for n, path in enumerate(files)
+            for error in check(path, read(path), [(f, read(f)) for f in files[:n]])
+        ]
 
     errors = _guard(body)
     for error in errors:

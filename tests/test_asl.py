@@ -200,6 +200,38 @@ def test_a_property_of_an_event_has_no_other_context(tmp_path):
     ]
 
 
+def test_the_reports_cost_template_word_for_word_is_total_cost(tmp_path):
+    """Section 3.4.1.2 as the report prints it (LET Cost = CostFunc(r,e) without type or ';',
+    Summary and Duration from the prelude) compiles to the SQL of properties/asl/mpi.asl's
+    TotalCost, which tests compare with the catalog's total_cost on every shared trace."""
+    ((_, text),) = seed_blocks(889, 891)
+    assert "LET\n    Cost = CostFunc(r,e)\nIN" in text
+    path = tmp_path / "cost.asl"
+    path.write_text(text)
+    (ours,) = catalog.asl_entries(path).values()
+    assert ours[1] == catalog.asl_entries(catalog.asl_specification("mpi"))["TotalCost"][1]
+
+
+def test_a_file_uses_the_definitions_of_the_prelude_and_of_files_before_it(tmp_path):
+    """``--asl mpi --asl mine.asl``: mine.asl calls mpi's CommCostFunc and the prelude's
+    Duration, and may define a function of the prelude's again (its own is used)."""
+    mine = tmp_path / "mine.asl"
+    mine.write_text(
+        "PROPERTY CommShare(Region r, Experiment e, Region RankBasis) {\n"
+        "  CONDITION: CommCostFunc(r, e) > 0; CONFIDENCE: 1; SEVERITY: CommCostFunc(r, e) / Duration(RankBasis, e); }\n"
+    )
+    assert {(e.line, e.problem) for e in check(mine, mine.read_text())} == {(2, "unknown function 'CommCostFunc'")}
+    mpi = catalog.asl_specification("mpi")
+    entries = catalog.load([mpi, mine])
+    assert "Duration" not in entries["CommShare"].body and "/" in entries["CommShare"].body
+    assert check(mine, mine.read_text(), [(mpi, mpi.read_text())]) == []
+    mine.write_text("float Duration(MPIRegion r, Experiment e) = 2;\n" + mine.read_text())
+    assert check(mine, mine.read_text(), [(mpi, mpi.read_text())]) == []
+    assert catalog.load([mpi, mine])["CommShare"].body != entries["CommShare"].body
+    assert cosydb("asl", "check", mpi, mine).returncode == 0
+    assert cosydb("asl", "check", mine).returncode == 1
+
+
 def test_the_builtin_specification_has_no_problem():
     path = catalog.asl_specification("mpi")
     assert path == Path(catalog.builtin_dir()) / "asl" / "mpi.asl"

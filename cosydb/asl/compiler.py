@@ -144,8 +144,15 @@ class Entry:
     info: str = ""  # its one line, where the comment above the property is another's
 
 
+#: The report's global definitions (Summary, Duration, ...), which every specification sees.
+PRELUDE = Path(__file__).with_name("prelude.asl")
+
+
 class Compiler:
-    def __init__(self, path: str | Path, text: str, model: DataModel | None = None):
+    def __init__(self, path: str | Path, text: str, model: DataModel | None = None, shared: list[tuple] = ()):
+        """``shared``: (path, text) of specifications read before this one, whose functions and
+        templates it may use (after the prelude's); it may define its own of the same name
+        instead."""
         self.path = str(path)
         self.text = text
         self.model = model or builtin()
@@ -160,6 +167,9 @@ class Compiler:
         self.let_values: dict = {}  # its LET constants compiled so far: id(definition) -> Val
         self.bound: dict[str, Source] = {}  # the rows a variable ranges over, by its alias
         self.instance: str | None = None  # the key of the event a property of an event is of
+        self.shared: set[int] = set()  # the ids of the functions and templates of other specifications
+        for shared_path, shared_text in [(PRELUDE, PRELUDE.read_text()), *shared]:
+            self._share(shared_path, shared_text)
         self._collect(parse(text, path))
 
     # -- errors -------------------------------------------------------------------------
@@ -171,6 +181,28 @@ class Compiler:
 
     # -- the specification's items ------------------------------------------------------
 
+    def _share(self, path: str | Path, text: str) -> None:
+        """Take the functions and templates of another specification (the prelude, a file read
+        before this one); its properties are its own. A function replaces an earlier one of
+        the same name and number of parameters."""
+        own, self.text = self.text, text  # a template keeps its own file's text
+        for item in parse(text, path).children:
+            if item.data == "definition":
+                definition = _definition(item)
+                self._define(definition)
+                self.shared.add(id(definition))
+            elif item.data == "template":
+                template = self._property(item)
+                self.templates[template.name.lower()] = template
+                self.shared.add(id(template))
+        self.text = own
+
+    def _define(self, definition: Definition) -> None:
+        """Add a function; it replaces a shared one of the same name and number of parameters."""
+        overloads = self.functions.setdefault(definition.name.lower(), [])
+        overloads[:] = [o for o in overloads if id(o) not in self.shared or len(o.params) != len(definition.params)]
+        overloads.append(definition)
+
     def _collect(self, tree: lark.Tree) -> None:
         for item in tree.children:
             kind = item.data
@@ -178,11 +210,12 @@ class Compiler:
                 definition = _definition(item)
                 if definition.type is None:
                     self.error(item, f"'{definition.name}' has no type (a definition is 'type name ... = expr;')")
-                self.functions.setdefault(definition.name.lower(), []).append(definition)
+                self._define(definition)
             elif kind in ("property", "template"):
                 prop = self._property(item)
                 table = self.templates if kind == "template" else self.properties
-                if prop.name.lower() in table or prop.name.lower() in self.properties:
+                defined = table.get(prop.name.lower())
+                if (defined is not None and id(defined) not in self.shared) or prop.name.lower() in self.properties:
                     self.error(item, f"'{prop.name}' is defined twice")
                 table[prop.name.lower()] = prop
             elif kind == "instantiation":
@@ -260,7 +293,7 @@ class Compiler:
 
     def compile(self) -> list[Entry]:
         for overloads in self.functions.values():  # checked even where no property calls them
-            for definition in overloads:
+            for definition in [d for d in overloads if id(d) not in self.shared]:  # others: in their file
                 self.aliases = set()
                 scope = {pname.lower(): self._symbol(ptype, pname) for ptype, pname, _ in definition.params}
                 if definition.body is not None:
@@ -269,7 +302,7 @@ class Compiler:
             self.aliases, self.bound = set(), {}
             scope = {pname.lower(): self._symbol(ptype, pname) for ptype, pname, _ in _params(pattern.children[1])}
             self._compile_pattern(pattern, scope)
-        for template in self.templates.values():
+        for template in [t for t in self.templates.values() if id(t) not in self.shared]:
             self.aliases, self.lets = set(), []
             scope = {}
             for kind, _, node in template.template_params:  # the classes of a property parameter
@@ -1345,10 +1378,11 @@ def _jinja(sql: str) -> str:
     return re.sub(r"\{ref:(\w+)\}", lambda m: "{{ ref('" + m.group(1) + "') }}", sql)
 
 
-def check(path: str | Path, text: str) -> list[AslError]:
-    """Every problem of an ASL specification (a syntax error stops at the first)."""
+def check(path: str | Path, text: str, shared: list[tuple] = ()) -> list[AslError]:
+    """Every problem of an ASL specification (a syntax error stops at the first); ``shared``:
+    as ``Compiler``'s."""
     try:
-        compiler = Compiler(path, text)
+        compiler = Compiler(path, text, shared=shared)
     except AslError as error:
         return [error]
     compiler.compile()
@@ -1356,9 +1390,10 @@ def check(path: str | Path, text: str) -> list[AslError]:
     return [unique[key] for key in sorted(unique)]
 
 
-def compile_text(path: str | Path, text: str) -> list[Entry]:
-    """The entries of an ASL specification; its first problem raises ``AslError``."""
-    compiler = Compiler(path, text)
+def compile_text(path: str | Path, text: str, shared: list[tuple] = ()) -> list[Entry]:
+    """The entries of an ASL specification; its first problem raises ``AslError``. ``shared``:
+    as ``Compiler``'s."""
+    compiler = Compiler(path, text, shared=shared)
     entries = compiler.compile()
     if compiler.errors:
         raise min(compiler.errors, key=lambda e: (e.line, e.column))

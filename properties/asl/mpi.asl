@@ -6,7 +6,6 @@
 //
 // Where the report's text is not valid ASL it is read as noted at the place; the checker
 // reports the report's own text (tests/test_asl.py runs it on the report):
-//   - "Setof MPISummary ProcessProfiles(...) = {...}" without ';': ';' added;
 //   - CostPerProcess and PropertyOnAllProcesses declare an untyped parameter "RankBasis":
 //     read as "Region RankBasis"; CostPerProcess's body lacks its opening '{': added;
 //     PropertyOnAllProcesses's property parameter x(Region, Experiment, Process, RankBasis)
@@ -19,20 +18,7 @@
 //     3.4.1.3 gives to the Cost instances: here IoCostOnAllProcesses, ... .
 // Identifiers are case-insensitive, as the report writes Summary and summary.
 
-// 3.4.1.1 MPI global definitions
-
-MPISummary Summary(MPIRegion r, Experiment e)=
-    UNIQUE({sumr IN e.profile WITH sumr.region==r AND sumr.Proc==ALLPROCESSES});
-
-MPISummary Summary(MPIRegion r, Experiment e, Process p)=
-    UNIQUE({sumr IN e.profile WITH sumr.region==r AND sumr.Proc==p});
-
-Setof MPISummary ProcessProfiles(MPIRegion r, Experiment e)=
-    {sumr IN e.profile WITH sumr.region==r AND sumr.Proc!=ALLPROCESSES};
-
-float Duration(MPIRegion r, Experiment e)= Summary(r,e).Incl;
-
-float Duration(MPIRegion r, Experiment e, Process p)= Summary(r,e,p).Incl;
+// 3.4.1.1 MPI global definitions: cosydb/asl/prelude.asl, which every ASL file sees.
 
 // 3.4.1.2 TotalCost
 
