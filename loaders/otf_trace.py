@@ -115,8 +115,10 @@ def read(master: Path, sink, workers: int | None = None) -> LoadResult:
 
 
 def _text(raw: bytes | None) -> str:
-    """A name as OTF stores it: bytes of any encoding (KOI8-R, Latin-1, ...); never fails."""
-    return "" if raw is None else raw.decode("utf-8", errors="replace")
+    """A name as OTF stores it: bytes of any encoding (KOI8-R, Latin-1, ...), read as UTF-8;
+    never fails: a byte that is no UTF-8 is written escaped (\\xd2), so that two names that
+    differ stay different."""
+    return "" if raw is None else raw.decode("utf-8", errors="backslashreplace")
 
 
 @contextlib.contextmanager
