@@ -78,7 +78,7 @@ def open(path: str | os.PathLike) -> Database:  # noqa: A001 - cosydb.open, as t
 def load(source: str | os.PathLike, db: str | os.PathLike | None = None, **options) -> Database:
     """Load the trace or profile ``source`` as a new experiment of ``db`` (default
     ``./<run>.cosydb``) and return the database; ``options`` as ``cosydb.loading.load``
-    (``name``, ``workers``, ``memory_limit``, ``threads``, ``progress``)."""
+    (``name``, ``workers``, ``memory_limit``, ``threads``, ``progress``, ``encoding``)."""
     with _user_errors(source):
         loaded = loading.load(source, db, **options)
     return Database(Path(loaded["db"]))

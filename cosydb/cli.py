@@ -212,6 +212,12 @@ def load(
         "duckdb", "--engine", help="duckdb, or spark: decode and derive on Apache Spark (pip install 'cosydb[spark]')."
     ),
     spark_master: str | None = _SPARK_MASTER,
+    encoding: str | None = typer.Option(
+        None,
+        "--encoding",
+        help="Encoding of an OTF (version 1) trace's names, e.g. koi8-r (default utf-8; "
+        "a byte that is not of it is shown escaped: \\xd2).",
+    ),
 ):
     """Load a trace or a profile as a new experiment.
 
@@ -230,6 +236,7 @@ def load(
             progress=progress,
             engine=engine,
             spark_master=spark_master,
+            encoding=encoding,
         )
 
     if quiet or not err.is_terminal:

@@ -19,6 +19,7 @@ directory without a catalog) the next load into the database removes.
 
 from __future__ import annotations
 
+import codecs
 import datetime as dt
 import os
 import shutil
@@ -176,6 +177,23 @@ def _write_own(directory: Path, name: str, rows: list[dict]) -> None:
     )
 
 
+def _encoding_option(loader, encoding: str | None) -> dict:
+    """The ``encoding=`` a loader's ``read`` takes (``NAMES_ENCODED``), checked; none where it is not given."""
+    if encoding is None:
+        return {}
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        raise CosyError(
+            "--encoding", f"'{encoding}' is no encoding Python knows (e.g. utf-8, koi8-r, latin-1)"
+        ) from None
+    if not getattr(loader, "NAMES_ENCODED", False):
+        raise CosyError(
+            "--encoding", f"{loader.FILE_DOC} says how its names are encoded: only OTF (version 1) needs it"
+        )
+    return {"encoding": name}
+
+
 def _say_waiting(root: Path, pid: int | None) -> None:
     holder = f" (pid {pid})" if pid else ""
     print(f"cosydb: waiting for another load into {root}{holder}", file=sys.stderr, flush=True)
@@ -192,6 +210,7 @@ def load(
     progress: Callable[[str], None] | None = None,
     engine: str = "duckdb",
     spark_master: str | None = None,
+    encoding: str | None = None,
 ) -> dict:
     """Load the trace or profile at ``source`` into the database ``db``.
 
@@ -204,11 +223,13 @@ def load(
     ``progress(text)`` is told each phase as it begins (reading, deriving table k of n, ...).
     ``engine='spark'``: an OTF2 trace's locations are decoded in Spark tasks and the model
     is derived with Spark SQL on ``spark_master`` (default local[*]), into the same files.
+    ``encoding``: of the names of a format that does not say it (an OTF v1 trace; default UTF-8).
     """
     spark.check_engine(engine)
     resources.memory_limit(memory_limit), resources.threads(threads)  # bad values fail before any work
     partitions.events_per_partition()
     loader, anchor = resolve_source(source)
+    options = _encoding_option(loader, encoding)
     root = Path(db) if db is not None else default_db_path(anchor)
     link = outputs.broken_link(root)
     if link:
@@ -227,7 +248,7 @@ def load(
             with database.locked(root, database.LOAD_LOCK, create=True, on_wait=on_wait) as made:
                 found = None if made else found
                 meta = _load_locked(
-                    loader, anchor, root, found, name, workers, (memory_limit, threads), progress, session
+                    loader, anchor, root, found, name, workers, (memory_limit, threads), progress, session, options
                 )
         except BaseException:
             signum = interrupts.received()
@@ -270,9 +291,11 @@ def _load_locked(
     duckdb_resources: tuple = (None, None),
     progress: Callable[[str], None] | None = None,
     session=None,
+    read_options: dict | None = None,
 ) -> dict:
     """The load itself, with the load lock of ``root`` held; on Spark when ``session`` is given.
-    ``found``: the entries of ``root`` before this load, None if this load created it."""
+    ``found``: the entries of ``root`` before this load, None if this load created it;
+    ``read_options``: what the loader's ``read`` takes besides (``encoding``)."""
     say = progress or (lambda _text: None)
     if not (database.is_database(root) or database.is_leftover(root)):  # replaced while this waited
         raise CosyError(root, f"exists and is not a cosydb database (no {database.CATALOG}); give a new directory")
@@ -300,7 +323,7 @@ def _load_locked(
                 anchor, sink, workers or session.sparkContext.defaultParallelism, spark.job_runner(session)
             )
         else:
-            result = loader.read(anchor, sink, workers)
+            result = loader.read(anchor, sink, workers, **(read_options or {}))
         sink.finish()
         if result.number_of_events:
             rate = result.number_of_events / max(time.perf_counter() - started, 1e-9)

@@ -9,7 +9,9 @@ A loader module declares
 - ``detect(path) -> bool``: whether a file given by the user is in its format;
 - ``read(path, sink, workers) -> LoadResult``: read the file, handing every table to the
   ``cosydb.tables.TableSink`` (which names the files; a table it is not given is
-  written empty).
+  written empty);
+- optionally ``NAMES_ENCODED = True``: its format does not say how names are encoded, and
+  ``read`` takes ``encoding=`` (``cosydb load --encoding``; default UTF-8).
 
 ``MODULES`` lists them in the order they are asked: adding a format is one module and
 one name there (docs/contributing.md).

@@ -54,6 +54,7 @@ from .otf_library import LibraryMissing
 
 FORMAT = "otf"
 IS_TRACE = True
+NAMES_ENCODED = True  # OTF stores names as bytes without saying their encoding
 RUN_FILE = "*.otf"
 RUN_FILE_DOC = "OTF master file (*.otf)"
 FILE_DOC = "an OTF master file (*.otf)"
@@ -101,9 +102,10 @@ def detect(path: Path) -> bool:
     return path.suffix == ".otf"
 
 
-def read(master: Path, sink, workers: int | None = None) -> LoadResult:
+def read(master: Path, sink, workers: int | None = None, encoding: str = "utf-8") -> LoadResult:
     """Read the trace of the master file ``master`` into the tables of ``sink`` (``workers``
-    is not used: the library reads all streams in one time-ordered pass)."""
+    is not used: the library reads all streams in one time-ordered pass), its names as
+    ``encoding`` (``_text``)."""
     from cosydb import interrupts
 
     try:
@@ -111,14 +113,14 @@ def read(master: Path, sink, workers: int | None = None) -> LoadResult:
     except LibraryMissing as error:
         raise CosyError(master, str(error)) from None
     with interrupts.deferred(), _readable_copy(master) as stub:  # Python callbacks, as for OTF2
-        return _load(master, stub, sink)
+        return _load(master, stub, sink, encoding)
 
 
-def _text(raw: bytes | None) -> str:
-    """A name as OTF stores it: bytes of any encoding (KOI8-R, Latin-1, ...), read as UTF-8;
-    never fails: a byte that is no UTF-8 is written escaped (\\xd2), so that two names that
-    differ stay different."""
-    return "" if raw is None else raw.decode("utf-8", errors="backslashreplace")
+def _text(raw: bytes | None, encoding: str) -> str:
+    """A name as OTF stores it: bytes of any encoding (KOI8-R, Latin-1, ...; OTF does not
+    say which), read as ``encoding``; never fails: a byte that is not of it is written
+    escaped (\\xd2), so that two names that differ stay different."""
+    return "" if raw is None else raw.decode(encoding, errors="backslashreplace")
 
 
 @contextlib.contextmanager
@@ -158,7 +160,8 @@ def _inflate(source: Path, target: Path) -> None:
 class _Definitions:
     """What the definition records say, by token."""
 
-    def __init__(self):
+    def __init__(self, encoding: str):
+        self.encoding = encoding  # of the names
         self.resolution = None
         self.creator = ""
         self.processes: dict[int, tuple[str, int]] = {}  # id -> (name, parent)
@@ -176,31 +179,31 @@ class _Definitions:
             return 0
 
         def creator(_u, _stream, name, _kv):
-            self.creator = _text(name)
+            self.creator = _text(name, self.encoding)
             return 0
 
         def process(_u, _stream, pid, name, parent, _kv):
-            self.processes[pid] = (_text(name), parent)
+            self.processes[pid] = (_text(name, self.encoding), parent)
             return 0
 
         def group(_u, _stream, gid, name, n, procs, _kv):
-            self.groups[gid] = (_text(name), [procs[i] for i in range(n)])
+            self.groups[gid] = (_text(name, self.encoding), [procs[i] for i in range(n)])
             return 0
 
         def function_group(_u, _stream, gid, name, _kv):
-            self.function_groups[gid] = _text(name)
+            self.function_groups[gid] = _text(name, self.encoding)
             return 0
 
         def function(_u, _stream, fid, name, gid, _source, _kv):
-            self.functions[fid] = (_text(name), gid)
+            self.functions[fid] = (_text(name, self.encoding), gid)
             return 0
 
         def collective(_u, _stream, cid, name, _type, _kv):
-            self.collectives[cid] = _text(name)
+            self.collectives[cid] = _text(name, self.encoding)
             return 0
 
         def counter(_u, _stream, cid, name, properties, _group, unit, _kv):
-            self.counters[cid] = (_text(name), properties, _text(unit))
+            self.counters[cid] = (_text(name, self.encoding), properties, _text(unit, self.encoding))
             return 0
 
         return {
@@ -515,10 +518,10 @@ def _unlisted_streams(lib, stub: str, processes) -> tuple[list[int], list[str]]:
     return [pid for pid, stream in streams.items() if not stream], sorted(set(files) - listed)
 
 
-def _load(master: Path, stub: str, sink) -> LoadResult:
+def _load(master: Path, stub: str, sink, encoding: str) -> LoadResult:
     lib = otf_library.library()
     started = time.perf_counter()
-    defs = _Definitions()
+    defs = _Definitions(encoding)
     if _read_pass(lib, stub, defs.handlers(), events=False) == otf_library.READ_ERROR:
         raise CosyError(master, "the OTF library cannot read its definitions (NAME.0.def)")
     if not defs.processes:

@@ -201,6 +201,29 @@ def test_names_in_another_encoding_are_read_with_their_bytes_escaped(tmp_path):
     assert con.execute("SELECT count(*) FROM region_instances").fetchone() == (4,)
 
 
+def test_names_read_in_the_encoding_given(tmp_path):
+    """``cosydb load --encoding koi8-r`` reads KOI8-R names as written; an encoding Python
+    does not know, or one given for a format that says its own, is a one-line error."""
+    b = TraceBuilder(1)
+    with b[0].open("main", 0, 100):
+        b[0].region("расчёт", 10, 90)
+    master, db = otf_writer.write(b, tmp_path / "run", encoding="koi8-r"), tmp_path / "run.cosydb"
+    done = subprocess.run([COSYDB, "load", master, "--db", db, "--encoding", "koi8-r"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    names = {name for (name,) in database.connect(db).execute("SELECT name FROM regions").fetchall()}
+    assert "расчёт" in names
+    bad = subprocess.run(
+        [COSYDB, "load", master, "--db", tmp_path / "x", "--encoding", "klingon"], capture_output=True, text=True
+    )
+    assert_clean_failure(bad, "--encoding: 'klingon' is no encoding Python knows")
+    otf2 = b.write(tmp_path / "otf2")
+    wrong = subprocess.run(
+        [COSYDB, "load", otf2, "--db", tmp_path / "y", "--encoding", "koi8-r"], capture_output=True, text=True
+    )
+    assert_clean_failure(wrong, "--encoding: an OTF2 anchor file says how its names are encoded")
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+
+
 def test_a_stray_leave_and_a_process_without_events(tmp_path):
     """Written by hand: process 1 leaves a region it never entered, then runs main 10..50 and
     writes a file in it; process 2 is defined but has no events. The stray Leave is dropped
