@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+#: the cosydb command of the Python running the bench
+COSYDB = str(Path(sys.executable).with_name("cosydb"))
 
 #: Views (and one call of each macro) timed over the whole experiment.
 VIEWS = (
@@ -129,7 +131,7 @@ def report_again_seconds(db: Path) -> float:
     with the same catalog and parameters: it reads the stored results."""
     started = time.perf_counter()
     subprocess.run(
-        [str(Path(sys.executable).with_name("cosydb")), "report", str(db), "--threshold", "0.01"],
+        [COSYDB, "report", str(db), "--threshold", "0.01"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         check=True,
@@ -169,11 +171,10 @@ def scout_seconds(anchor: Path, workdir: Path) -> float | None:
 def commands_seconds(anchor: Path, db: Path) -> float:
     """Wall-clock seconds of the commands ``cosydb load`` and ``cosydb report --fresh`` as a
     user runs them (process start included): what scout is measured against."""
-    cosydb = str(Path(sys.executable).with_name("cosydb"))
     shutil.rmtree(db, ignore_errors=True)
     started = time.perf_counter()
-    subprocess.run([cosydb, "load", str(anchor), "--db", str(db), "--quiet"], capture_output=True, check=True)
-    subprocess.run([cosydb, "report", str(db), "--fresh"], capture_output=True, check=True)
+    subprocess.run([COSYDB, "load", str(anchor), "--db", str(db), "--quiet"], capture_output=True, check=True)
+    subprocess.run([COSYDB, "report", str(db), "--fresh"], capture_output=True, check=True)
     return time.perf_counter() - started
 
 

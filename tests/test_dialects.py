@@ -18,7 +18,7 @@ from pathlib import Path
 import duckdb
 import pytest
 import sqlglot
-from conftest import SCALASCA_TRACES, real_trace
+from conftest import COSYDB, SCALASCA_TRACES, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, dialects, engine, spark, sqlviews, tables, templating
@@ -560,7 +560,7 @@ def test_cli_load_and_report_on_a_standalone_cluster_equal_duckdb(standalone_clu
     ):
         done = subprocess.run(
             [
-                str(Path(sys.executable).with_name("cosydb")),
+                COSYDB,
                 *command,
                 "--engine",
                 "spark",

@@ -30,7 +30,7 @@ from pathlib import Path
 import cli_process
 import fuzz_inputs
 import pytest
-from conftest import TRACES, real_trace
+from conftest import COSYDB, TRACES, real_trace
 
 SEED = 14
 MUTANTS = 120
@@ -281,7 +281,7 @@ def test_unknown_enum_values_are_load_warnings(tmp_path):
         writer.leave(50, main)
     db = tmp_path / "x.cosydb"
     result = subprocess.run(
-        [str(Path(sys.executable).with_name("cosydb")), "load", str(tmp_path / "run"), "--db", str(db)],
+        [COSYDB, "load", str(tmp_path / "run"), "--db", str(db)],
         capture_output=True,
         text=True,
     )
