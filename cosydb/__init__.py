@@ -1,14 +1,5 @@
 """cosydb: a relational analysis database for the performance data of parallel programs."""
 
-from pathlib import Path as _Path
-
-# Installed, loaders/, sql/, properties/ and fixtures/ of the repository are the subpackages
-# cosydb.loaders, cosydb.sql, ... (pyproject.toml). Imported straight from a checkout (Python
-# started in the repository's root), they are found beside this directory.
-_checkout = _Path(__file__).resolve().parent.parent
-if not (_Path(__file__).parent / "sql").is_dir() and (_checkout / "sql" / "__init__.py").is_file():
-    __path__.append(str(_checkout))
-
 __version__ = "0.1.0"
 
 #: Version of the on-disk layout (Parquet columns and catalog views).

@@ -66,16 +66,19 @@ def translate(sql: str, engine: str, where, macros: dict | None = None) -> str:
 
 def statements(sql: str, engine: str, where, macros: dict | None = None, prefix: str = "cosydb") -> list:
     """``sql`` for ``engine`` as the statements that compute it: first each top-level CTE
-    marked ``MATERIALIZED`` (DuckDB's hint: compute it once) as a ``(name, sql)`` of its own,
-    named ``<prefix>__<cte>``, which the engine computes into a view of that name before the
-    later statements read it; last ``(None, sql)``, the query. (Spark has no such hint, and
-    does not reuse a cached plan inside a recursive CTE: each reference would recompute it.)"""
+    marked ``MATERIALIZED`` (DuckDB's hint: compute it once) or read more than once, as a
+    ``(name, sql)`` of its own, named ``<prefix>__<cte>``, which the engine computes into a
+    view of that name before the later statements read it; last ``(None, sql)``, the query.
+    (Spark computes a CTE again at every read: DuckDB computes one read twice once. Nor
+    does Spark reuse a cached plan inside a recursive CTE.)"""
     if engine == "duckdb":
         return [(None, sql)]
     tree = rewritten(sql, where, macros)
     steps = []
     with_ = tree.args.get("with_")
-    hoisted = [c.alias for c in with_.expressions if c.args.get("materialized")] if with_ else []
+    hoisted = (
+        [c.alias for c in with_.expressions if c.args.get("materialized") or _reads(tree, c.alias) > 1] if with_ else []
+    )
     for alias in hoisted:
         with_ = tree.args["with_"]
         ctes = with_.expressions
@@ -84,12 +87,27 @@ def statements(sql: str, engine: str, where, macros: dict | None = None, prefix:
         definitions = [c.copy() for c in ctes[: position + 1]]
         alone.set("with_", exp.With(expressions=definitions, recursive=with_.args.get("recursive")))
         name = f"{prefix}__{alias}"
-        steps.append((name, _generated(alone, engine, where)))
+        steps.append((name, _generated(_unread_dropped(alone), engine, where)))
         del ctes[position]
         tree = _renamed(tree, alias, name)
-    if hoisted and not tree.args["with_"].expressions:
-        tree.set("with_", None)
-    return [*steps, (None, _generated(tree, engine, where))]
+    return [*steps, (None, _generated(_unread_dropped(tree), engine, where))]
+
+
+def _unread_dropped(tree: exp.Expression) -> exp.Expression:
+    """``tree`` without the top-level CTEs it does not read (those a hoisted one alone read)."""
+    with_ = tree.args.get("with_")
+    if with_:
+        while unread := [c for c in with_.expressions if _reads(tree, c.alias) == 0]:
+            for cte in unread:
+                with_.expressions.remove(cte)
+        if not with_.expressions:
+            tree.set("with_", None)
+    return tree
+
+
+def _reads(tree: exp.Expression, name: str) -> int:
+    """How often ``tree`` reads table ``name`` (a CTE)."""
+    return sum(1 for t in tree.find_all(exp.Table) if not t.args.get("db") and t.name == name)
 
 
 def _generated(tree: exp.Expression, engine: str, where) -> str:
@@ -285,6 +303,16 @@ def _rewrite(node: exp.Expression, where, macros: dict) -> exp.Expression:
         )
     if isinstance(node, exp.Anonymous) and str(node.this).lower() == "hash":
         return exp.Anonymous(this="xxhash64", expressions=node.expressions)
+    if isinstance(node, exp.Select) and node.is_star and node.args.get("qualify"):
+        # SELECT *, w AS x ... QUALIFY c as SELECT * FROM (SELECT *, w AS x ...) WHERE c: sqlglot's
+        # own form selects x twice beside the star (a column Spark then finds ambiguous)
+        condition = node.args["qualify"].pop().this
+        if condition.find(exp.Window):
+            raise CosyError(
+                where, "QUALIFY with a window function beside SELECT * has no Spark form: name it in the SELECT"
+            )
+        inner = node.transform(lambda n: _rewrite(n, where, macros))
+        return exp.select(exp.Star()).from_(inner.subquery("_t")).where(condition)
     if isinstance(node, exp.Select):
         _inline_named_windows(node)
         for join in list(node.args.get("joins") or []):

@@ -9,9 +9,6 @@ for the database's catalog.
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-
 import duckdb
 
 from . import catalog as catalog_mod
@@ -199,8 +196,3 @@ def comment_statements() -> list[str]:
         kind = "VIEW" if obj.kind == "view" else "MACRO TABLE" if sqlviews.is_table_macro(obj) else "MACRO"
         statements.append(f"COMMENT ON {kind} {name} IS {quoted(obj.doc)}")
     return statements
-
-
-def docs_dir() -> Path:
-    """The repository's docs/ (beside the package sources of an editable install)."""
-    return Path(str(resources.files("cosydb"))).parent / "docs"

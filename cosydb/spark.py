@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import database, tables
@@ -32,6 +33,9 @@ SETTINGS = {
     "spark.sql.cteRecursionLevelLimit": "-1",  # as DuckDB: a recursion runs until it is done
     "spark.sql.cteRecursionRowLimit": "-1",
     "spark.sql.adaptive.enabled": "true",  # shuffles coalesced to the rows they hold
+    # keep the projection that gives a computed view new column ids (``kept``): removed, a
+    # self-join of the view is left unresolved ("PLAN_VALIDATION_FAILED_RULE_IN_BATCH", Spark 4.3)
+    "spark.sql.optimizer.excludedRules": "org.apache.spark.sql.catalyst.optimizer.RemoveRedundantAliases",
     "spark.ui.enabled": "false",
     "spark.ui.showConsoleProgress": "false",
 }
@@ -156,7 +160,8 @@ def register_experiments(
         for experiment_id, directory in experiments:
             files = [str(p.resolve()) for p in table.files(Path(directory))]
             if files:
-                reader = spark.read.schema(schemas[name]) if name in (schemas or {}) else spark.read
+                schema = (schemas or {}).get(name) or _parquet_schema(files[0])
+                reader = spark.read.schema(schema) if schema else spark.read
                 frame = reader.parquet(*files)
                 frames.append(frame if table.keyed else frame.selectExpr(f"{int(experiment_id)} AS experiment_id", "*"))
         if frames:
@@ -166,6 +171,45 @@ def register_experiments(
             union.createOrReplaceTempView(name)
             registered.append(name)
     return registered
+
+
+#: The Spark type Spark reads a Parquet column of an Arrow type as (Spark's
+#: ParquetToSparkSchemaConverter): unsigned integers widened, UINT64 as DECIMAL(20,0).
+_PARQUET_TYPES = {
+    "bool": "BOOLEAN",
+    "int8": "TINYINT",
+    "int16": "SMALLINT",
+    "int32": "INT",
+    "int64": "BIGINT",
+    "uint8": "SMALLINT",
+    "uint16": "INT",
+    "uint32": "BIGINT",
+    "uint64": "DECIMAL(20,0)",
+    "float": "FLOAT",
+    "double": "DOUBLE",
+    "string": "STRING",
+    "large_string": "STRING",
+}
+
+
+def _parquet_schema(path: str) -> str | None:
+    """The Spark schema (DDL) Spark infers for Parquet file ``path``, read from its footer
+    here (Spark infers it in a job of its own); None for a type not listed (Spark infers it)."""
+
+    def spark_type(arrow_type) -> str | None:
+        if isinstance(arrow_type, pa.DictionaryType):  # pyarrow's dictionary-encoded strings
+            return spark_type(arrow_type.value_type)
+        if isinstance(arrow_type, pa.ListType):
+            item = spark_type(arrow_type.value_type)
+            return item and f"ARRAY<{item}>"
+        if isinstance(arrow_type, pa.Decimal128Type):
+            return f"DECIMAL({arrow_type.precision},{arrow_type.scale})"
+        return _PARQUET_TYPES.get(str(arrow_type))
+
+    columns = [(field.name, spark_type(field.type)) for field in pq.read_schema(path)]
+    if any(kind is None for _, kind in columns):
+        return None
+    return ", ".join(f"`{name}` {kind}" for name, kind in columns)
 
 
 #: Below this many events Spark evaluates expressions interpreted, without compiling Java
@@ -283,13 +327,19 @@ class SparkTables:
     def __init__(self, spark, duck: duckdb.DuckDBPyConnection, macros: dict):
         self.spark, self.duck, self.macros = spark, duck, macros
 
-    def create(self, name: str, sql: str, params: dict, where, engine_sql: str | None = None) -> None:
+    def create(
+        self, name: str, sql: str, params: dict, where, engine_sql: str | None = None, read_once: bool = False
+    ) -> None:
         columns = self._bound(sql, params, where)
         definition = ", ".join(f'"{c}" {t}' for c, t in columns.items())
         self.duck.execute(f"CREATE OR REPLACE TEMP TABLE {name} ({definition})")
         self.spark.sparkContext.setJobDescription(f"cosydb report {name}")
         try:
-            kept(_cast(query(self.spark, engine_sql or sql, where, self.macros, name, params), columns), name)
+            frame = _cast(query(self.spark, engine_sql or sql, where, self.macros, name, params), columns)
+            if read_once:  # computed where it is read, in that query's execution
+                frame.createOrReplaceTempView(name)
+            else:
+                kept(frame, name)
         except Exception as error:
             raise _failed(error, where) from None
 
@@ -396,6 +446,9 @@ def kept(frame, name: str):
     later plans read its rows, not its plan (Spark does not reuse a cached plan inside a
     recursive CTE, and analyses a stack of views again for every query)."""
     frame = frame.localCheckpoint(eager=True)
+    # new column ids: the checkpoint keeps its plan's, and Spark (4.3) fails a UNION of two views
+    # whose columns share ids ("key not found: a#0L"), as two views derived from a third can
+    frame = frame.toDF(*frame.columns)
     frame.createOrReplaceTempView(name)
     return frame
 

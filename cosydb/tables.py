@@ -659,10 +659,6 @@ def stored() -> dict[str, StoredTable]:
     return REGISTRY | derived()
 
 
-def written_by(writer: str) -> dict[str, StoredTable]:
-    return {name: t for name, t in REGISTRY.items() if t.writer == writer}
-
-
 def schema(name: str) -> pa.Schema:
     return REGISTRY[name].schema
 

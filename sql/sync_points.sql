@@ -80,7 +80,14 @@ instances as not materialized (
 -- the first MPI_Init(_thread) and MPI_Finalize of every rank's master thread
 management as (
     select
-        i.*,
+        i.experiment_id,
+        i.location_id,
+        i.enter_seq,
+        i.leave_seq,
+        i.region_id,
+        i.callpath_id,
+        i.enter_s,
+        i.leave_s,
         l.rank,
         case when r.name = 'MPI_Finalize' then 'FINALIZE' else 'INIT' end as kind
     from instances as i
