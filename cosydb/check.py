@@ -1,6 +1,6 @@
 """The one check command: ``cosydb-check [--fix] [--all] [pytest arguments]``.
 
-Runs in the repository root (the working directory) ruff (lint), ruff format (check), sqlfluff (lint of sql/
+Runs in the repository root (the working directory) ruff (lint), ruff format (check), sqlfluff (lint of sql/, reports/
 and properties/, configured in .sqlfluff) and then pytest (which also regenerates the
 documents of docs/ and fails on drift). Exits non-zero if any step fails; all steps run.
 With ``--fix``: ruff --fix, ruff format, sqlfluff fix and the documents regenerated first.
@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 ROOT = Path.cwd()  # the repository: run it from there (an installed cosydb lives elsewhere)
-SQL = ["sql", "properties"]
+SQL = ["sql", "properties", "reports"]
 
 
 def _run(name: str, command: list[str]) -> bool:

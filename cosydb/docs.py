@@ -1,5 +1,5 @@
 """The reference documents, generated: the property catalog from the entries' headers, the
-schema from the table registry and the header comments of ``sql/``.
+schema from the table registry and the header comments of ``sql/`` and ``reports/``.
 
 ``cosydb properties --format markdown`` and ``cosydb schema --format markdown`` print them;
 ``docs/properties.md`` and ``docs/schema.md`` are their output (a test regenerates and
@@ -105,7 +105,7 @@ def _object_columns() -> dict[str, list[tuple[str, str]]]:
 
 
 def schema_markdown() -> str:
-    """The schema: units, the stored tables (registry) and the objects of ``sql/`` (headers)."""
+    """The schema: units, the stored tables (registry), the objects of ``sql/`` and ``reports/`` (headers)."""
     lines = [
         _GENERATED.format(command="schema"),
         "",
@@ -155,10 +155,32 @@ def schema_markdown() -> str:
         "location partition at a time (whole processes, at most COSYDB_PARTITION_EVENTS events, "
         f"default {partitions.DEFAULT_EVENTS:,}) from that partition's events alone and stored as one "
         "file per partition; "
-        "a *view* is computed when read; a *macro* takes arguments.",
+        "a *view* is computed when read; a *macro* takes arguments. The model reads the loaded "
+        "tables and itself, never the catalog's results.",
         "",
     ]
+    lines += _object_sections(objects, "model", derived, columns)
+    lines += [
+        "## The report layer: objects of reports/",
+        "",
+        "Each object is `reports/<name>.sql`: a view over the last report's stored results "
+        "(`property_results`, `property_catalog`) and the model, which `cosydb report` reads for "
+        "its decisions. Nothing in sql/ or properties/ reads them.",
+        "",
+    ]
+    lines += _object_sections(objects, "report", derived, columns)
+    lines += ["## Load checks (sql/checks)", "", "Run once per load; their rows go to `load_warnings`.", ""]
+    for name, obj in sqlviews.load_objects("check").items():
+        lines += [f"- `{name}`: {_cell(obj.doc)}"]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _object_sections(objects: dict, layer: str, derived: dict, columns: dict) -> list[str]:
+    """A section per object of ``layer``: its kind, header and columns."""
+    lines = []
     for name, obj in objects.items():
+        if obj.layer != layer:
+            continue
         kind = (
             "macro"
             if obj.kind == "macro"
@@ -170,10 +192,7 @@ def schema_markdown() -> str:
         if name in columns:
             lines.append("Columns: " + ", ".join(f"`{c}` {t}" for c, t in columns[name]) + ".")
             lines.append("")
-    lines += ["## Load checks (sql/checks)", "", "Run once per load; their rows go to `load_warnings`.", ""]
-    for name, obj in sqlviews.load_objects("cosydb.sql.checks").items():
-        lines += [f"- `{name}`: {_cell(obj.doc)}"]
-    return "\n".join(lines).rstrip() + "\n"
+    return lines
 
 
 def comment_statements() -> list[str]:

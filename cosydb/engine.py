@@ -86,12 +86,19 @@ def _environment(catalog: dict[str, Property] | None = None) -> jinja2.Environme
     )
 
 
-def _referrer(catalog: dict[str, Property], sql_objects: set[str], views: set[str], where, entry_rows=None) -> tuple:
+#: What a catalog entry reads besides other entries (``sqlviews.READS``): the layers below it.
+PROPERTY_READS = ("tables", "model")
+
+
+def _referrer(
+    catalog: dict[str, Property], sql_objects: set[str], views: set[str], where, entry_rows=None, query=False
+) -> tuple:
     """The ``ref()`` of a template and the lists it fills: a property or pattern reads its
     rows (the temporary table ``_rows(name)``, or ``entry_rows(name)``; appended to refs), a
     view of ``views`` the table ``view_<name>`` (appended to the views used), another table
     or view of sql/ only the experiment ``$p_experiment_id``. ``where`` names the template
-    in errors."""
+    in errors. A catalog entry reads the loaded tables and the model, never the report
+    layer above it (reports/, the stored results); an ad-hoc ``query`` reads any."""
     refs: list[str] = []
     used_views: list[str] = []
 
@@ -101,6 +108,10 @@ def _referrer(catalog: dict[str, Property], sql_objects: set[str], views: set[st
                 raise CosyError(where, f"ref('{name}') names a category, which has no rows")
             refs.append(name)
             return (entry_rows or _rows)(name)
+        if name in sql_objects and not query and (layer := sqlviews.layer_of(name)) not in PROPERTY_READS:
+            raise CosyError(
+                where, f"ref('{name}') reads the {layer} layer: a property reads only {', '.join(PROPERTY_READS)}"
+            )
         if name in views:
             used_views.append(name)
             return _view_copy(name)
@@ -234,16 +245,16 @@ def planned(
     return [item.prop.name for item in items]
 
 
-#: cosydb's own files that decide an evaluation (its loaders do not; sql/ and properties/
-#: are fingerprinted as such); the directories of its other subpackages when installed.
+#: cosydb's own files that decide an evaluation (its loaders do not; sql/, reports/ and
+#: properties/ are fingerprinted as such); the directories of its other subpackages when installed.
 _CODE_FILES = ("*.py", "*.lark", "*.asl", "*.yaml")
-_OTHER_PACKAGES = {"sql", "properties", "loaders", "fixtures", "__pycache__"}
+_OTHER_PACKAGES = {"sql", "reports", "properties", "loaders", "fixtures", "__pycache__"}
 
 
 @functools.cache
 def code_fingerprint() -> str:
     """SHA-256 of what decides the rows of an evaluation besides the catalog: cosydb's code
-    (its Python, grammar and ASL files), the objects of sql/ and DuckDB's version."""
+    (its Python, grammar and ASL files), the objects of sql/ and reports/ and DuckDB's version."""
     package = Path(__file__).resolve().parent
     digest = hashlib.sha256(f"{sqlviews.fingerprint()}\0{duckdb.__version__}\0".encode())
     for path in sorted(p for pattern in _CODE_FILES for p in package.rglob(pattern)):
@@ -490,7 +501,7 @@ class Evaluation:
 
 def _render_query(catalog: dict[str, Property], sql: str, where) -> tuple[str, list[str]]:
     """``sql`` with its ``ref()`` calls resolved, and the catalog entries it names."""
-    ref, refs, _ = _referrer(catalog, database.object_names(), frozenset(), where)
+    ref, refs, _ = _referrer(catalog, database.object_names(), frozenset(), where, query=True)
     return templating.render(sql, where, _environment(catalog), ref=ref), list(dict.fromkeys(refs))
 
 

@@ -148,7 +148,7 @@ def _check_model(
 
 def _checks() -> list[sqlviews.SqlObject]:
     """The queries of ``sql/checks``, rendered."""
-    return sqlviews.ordered(sqlviews.load_objects("cosydb.sql.checks"), database.object_names())
+    return sqlviews.ordered(sqlviews.load_objects("check"), database.object_names())
 
 
 def _derive_on_spark(

@@ -276,7 +276,7 @@ def derive(
 ) -> dict:
     """Compute the tables of ``sql/`` for one staged experiment with Spark SQL and write each
     as Parquet part files in the directory of its file (``tables.StoredTable.files`` reads
-    them); the views of ``sql/`` become Spark views. ``duck`` binds each table's SQL for the
+    them); the views of ``sql/`` they read become Spark views. ``duck`` binds each table's SQL for the
     column types a DuckDB load writes: it is left with a view of every table and object of
     ``sql/`` over the experiment's files. Returns the seconds of each table."""
     from . import sqlviews
@@ -284,17 +284,21 @@ def derive(
     register_experiments(spark, [(experiment_id, directory)], written)
     compile_for(spark, _events([(experiment_id, directory)]))
     objects = sqlviews.ordered(sqlviews.load_objects(), written)
+    read_by_tables = set()  # the views a table reads: the others are computed when read, by a report
+    for obj in reversed(objects):
+        if obj.is_table or obj.name in read_by_tables:
+            read_by_tables.update(obj.refs)
     macros = _scalar_macros()
     derived = tables.derived()
     seconds = {}
     for name in written:
         database.create_table_view(duck, tables.REGISTRY[name], [(experiment_id, directory)])
     for obj in objects:
-        where = f"sql/{obj.name}.sql"
+        where = obj.path
         if not obj.is_table:
             sqlviews.create(duck, obj)
-        if obj.kind == "macro":  # scalar ones are inlined; table macros are helpers of the DuckDB shell
-            continue
+        if obj.kind == "macro" or not (obj.is_table or obj.name in read_by_tables):
+            continue  # scalar macros are inlined, table macros are helpers of the DuckDB shell
         say(f"deriving {obj.name} on Spark")
         spark.sparkContext.setJobDescription(f"cosydb derive {obj.name}")
         started = time.perf_counter()

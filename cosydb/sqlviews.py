@@ -1,4 +1,5 @@
-"""Render the SQL files of ``sql/`` and create them in dependency order.
+"""Render the SQL files of ``sql/`` (the model) and ``reports/`` (the report layer) and create
+them in dependency order.
 
 Each file ``sql/<name>.sql`` defines one object called ``<name>``: a SELECT
 or, when the file starts with ``-- macro:``, the body of a ``CREATE MACRO``
@@ -16,6 +17,9 @@ also declares ``partitioned=true`` is computed one location partition at a
 time (``cosydb.partitions``) and stored as ``<name>-<k>.parquet``, one file
 per partition: its rows for a location may depend only on the events of that
 location's process.
+
+The layers read downwards only (``LAYERS``): the model reads the loaded tables and itself, the
+report layer also the catalog's stored results; a ``ref()`` upwards is an error naming the file.
 """
 
 from __future__ import annotations
@@ -34,12 +38,20 @@ from .errors import CosyError
 
 MATERIALIZATIONS = ("view", "table")
 
+#: The packages of SQL objects by layer, lowest first, with the folder each is in.
+LAYERS = {
+    "model": ("cosydb.sql", "sql"),
+    "check": ("cosydb.sql.checks", "sql/checks"),  # the load's data checks, over the model
+    "report": ("cosydb.reports", "reports"),
+}
+
 
 @dataclass
 class SqlObject:
     name: str
     source: str
     kind: str  # "view" or "macro"
+    layer: str = "model"  # of LAYERS
     refs: list[str] = field(default_factory=list)
     sql: str = ""
     materialized: str = "view"
@@ -48,6 +60,11 @@ class SqlObject:
     @property
     def is_table(self) -> bool:
         return self.kind == "view" and self.materialized == "table"
+
+    @property
+    def path(self) -> str:
+        """The file, as errors name it (``sql/messages.sql``)."""
+        return f"{LAYERS[self.layer][1]}/{self.name}.sql"
 
     @property
     def doc(self) -> str:
@@ -60,12 +77,19 @@ class SqlObject:
         return " ".join(line for line in lines if line).strip().removeprefix("macro:").strip()
 
 
-def _render(obj: SqlObject, known: set[str]) -> None:
-    where = f"sql/{obj.name}.sql"
+def _render(obj: SqlObject, known: dict[str, str]) -> None:
+    """Render ``obj``; ``known``: the tables and objects it may name, with their layer."""
+    where = obj.path
 
     def ref(name: str) -> str:
         if name not in known:
             raise CosyError(where, f"ref('{name}') names no table or view")
+        if known[name] not in READS[obj.layer]:
+            raise CosyError(
+                where,
+                f"ref('{name}') reads the {known[name]} layer: "
+                f"the {obj.layer} reads only {', '.join(READS[obj.layer])}",
+            )
         if name not in obj.refs:
             obj.refs.append(name)
         return name
@@ -82,9 +106,39 @@ def _render(obj: SqlObject, known: set[str]) -> None:
     obj.sql = templating.render(obj.source, where, ref=ref, config=config)
 
 
-def load_objects(package: str = "cosydb.sql") -> dict[str, SqlObject]:
-    """All SQL objects of a package directory, keyed by name (not yet rendered)."""
-    return {name: SqlObject(name, source, kind) for name, source, kind in _sources(package)}
+#: What each layer may read: the loaded tables ("tables"), the report's stored results
+#: ("results": the tables ``cosydb report`` writes), and objects of the layers named.
+READS = {
+    "model": ("tables", "model"),
+    "check": ("tables", "model", "check"),
+    "report": ("tables", "results", "model", "report"),
+}
+
+
+def layer_of(name: str, objects: dict[str, SqlObject] | None = None) -> str:
+    """The layer of a table or object ``name`` (one of ``objects``, of the model and report
+    layers, else a stored table: "results" or "tables")."""
+    if objects and name in objects:
+        return objects[name].layer
+    return _layers().get(name, "tables")
+
+
+@functools.cache
+def _layers() -> dict[str, str]:
+    from . import tables  # which imports this module
+
+    results = {name: "results" for name, table in tables.REGISTRY.items() if table.writer == "report"}
+    return results | {name: obj.layer for name, obj in load_objects().items()}
+
+
+def load_objects(*layers: str) -> dict[str, SqlObject]:
+    """The SQL objects of ``layers`` (default: the model and the report layer), keyed by name
+    (not yet rendered)."""
+    return {
+        name: SqlObject(name, source, kind, layer)
+        for layer in layers or ("model", "report")
+        for name, source, kind in _sources(LAYERS[layer][0])
+    }
 
 
 @functools.cache
@@ -105,11 +159,12 @@ def is_table_macro(obj: SqlObject) -> bool:
 
 
 @functools.cache
-def fingerprint(package: str = "cosydb.sql") -> str:
-    """A digest of the package's SQL sources: a catalog written from other sources is rewritten."""
+def fingerprint() -> str:
+    """A digest of the model's and the report layer's SQL sources: a catalog written from
+    other sources is rewritten."""
     digest = hashlib.sha256()
-    for name, source, _ in _sources(package):
-        digest.update(f"{name}\0{source}\0".encode())
+    for name, obj in load_objects().items():
+        digest.update(f"{name}\0{obj.source}\0".encode())
     return digest.hexdigest()
 
 
@@ -126,13 +181,13 @@ def ordered(objects: dict[str, SqlObject], base_tables: set[str]) -> list[SqlObj
             obj = objects[name]
             obj.refs, obj.sql, obj.materialized, obj.partitioned = list(refs), sql, materialized, partitioned
         return [objects[name] for name in order]
-    known = base_tables | set(objects)
+    known = {name: layer_of(name, objects) for name in base_tables | set(objects)}
     for obj in objects.values():
         _render(obj, known)
     order = templating.dependency_order(
         [name for name in objects if name not in base_tables],
         lambda name: [d for d in objects[name].refs if d in objects and d not in base_tables],
-        lambda name: f"sql/{name}.sql",
+        lambda name: objects[name].path,
     )
     _ORDERED[key] = (
         {o.name: (tuple(o.refs), o.sql, o.materialized, o.partitioned) for o in objects.values()},
@@ -144,7 +199,7 @@ def ordered(objects: dict[str, SqlObject], base_tables: set[str]) -> list[SqlObj
 def render_reading(obj: SqlObject, ref: Callable[[str], str]) -> str:
     """The SQL of ``obj`` with its ``ref()`` calls resolved by ``ref`` instead of by name
     (e.g. to one experiment's rows, or to copies an evaluation has already computed)."""
-    return templating.render(obj.source, f"sql/{obj.name}.sql", ref=ref, config=lambda **_: "")
+    return templating.render(obj.source, obj.path, ref=ref, config=lambda **_: "")
 
 
 def create(con: duckdb.DuckDBPyConnection, obj: SqlObject) -> None:
@@ -158,18 +213,17 @@ def create(con: duckdb.DuckDBPyConnection, obj: SqlObject) -> None:
 def create_all(
     con: duckdb.DuckDBPyConnection,
     base_tables: set[str],
-    package: str = "cosydb.sql",
     materialize: Callable[[SqlObject], None] | None = None,
     wanted: set[str] | None = None,
 ) -> list[str]:
-    """Create every object of ``package`` on ``con`` (``wanted``: only those and the objects
-    they read); returns their names in creation order.
+    """Create every object of the model and the report layer on ``con`` (``wanted``: only
+    those and the objects they read); returns their names in creation order.
 
     Objects materialised as tables are passed to ``materialize`` when given
     (which must leave a relation of that name on ``con``), and otherwise
     skipped: the caller has already made them available as base tables.
     """
-    objects = ordered(load_objects(package), base_tables)
+    objects = ordered(load_objects(), base_tables)
     if wanted is not None:
         wanted = set(wanted)
         for obj in reversed(objects):  # readers before what they read

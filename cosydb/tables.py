@@ -588,7 +588,7 @@ _TABLES = [
         "property_catalog",
         "report",
         "The catalog entries of the last report on the experiment "
-        "(plug-ins included), in tree order: what the report's ranking (sql/problems.sql) reads.",
+        "(plug-ins included), in tree order: what the report's ranking (reports/problems.sql) reads.",
         pa.schema(
             [
                 column("name", _STR),

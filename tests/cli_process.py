@@ -100,7 +100,7 @@ def _warm() -> None:
 
     entries = catalog.load()
     sqlviews.ordered(sqlviews.load_objects(), database.base_tables())
-    sqlviews.ordered(sqlviews.load_objects("cosydb.sql.checks"), database.object_names())
+    sqlviews.ordered(sqlviews.load_objects("check"), database.object_names())
     engine.plan(entries, database.object_names(), views=database.view_names())
 
 

@@ -137,7 +137,7 @@ def test_every_model_and_property_translates():
     macros = _macros(objects)
     names = {o.name for o in objects} | set(tables.stored())
     views = {o.name for o in objects if o.kind == "view" and not o.is_table}
-    entries = [(f"sql/{o.name}.sql", o.sql) for o in objects if o.kind == "view"]
+    entries = [(o.path, o.sql) for o in objects if o.kind == "view"]
     cat = catalog.load()
     for prop in cat.values():
         if prop.kind != "category":
