@@ -287,19 +287,11 @@ class Database:
         ``"perfetto"`` its timeline as trace-event JSON (for ui.perfetto.dev), of the window
         ``start`` to ``end`` (seconds) and the ``locations`` given (ranks ``3`` or threads
         ``"3:1"``; default all). Returns ``path`` and the counts written."""
-        if format == "perfetto":
-            from .perfetto import write_trace
+        from . import formats
 
-            wanted = None if locations is None else [str(item) for item in locations]
-            written = write_trace(self.path, output, experiment, start, end, wanted)
-        elif format == "cube":
-            if (start, end, locations) != (None, None, None):
-                raise CosyError(self.path, "start, end and locations select what a perfetto export writes")
-            from .export import write_cubex
-
-            written = write_cubex(self.path, output, experiment)
-        else:
-            raise CosyError(self.path, f"export format '{format}' is not one of cube, perfetto")
+        written = formats.chosen(formats.EXPORT, format, self.path).export(
+            self.path, output, experiment, start, end, locations
+        )
         return dict(path=Path(output), format=format, **written)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import io
 import json
 import os
 import shutil
@@ -18,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from . import SCHEMA_VERSION, __version__, database, interrupts, names
+from . import SCHEMA_VERSION, __version__, database, formats, interrupts, names
 from .errors import CosyError, close_names, problem_text
 
 try:  # the click that typer runs: its own copy from typer 0.20 on
@@ -409,7 +408,9 @@ def report(
     experiment: str | None = typer.Option(
         None, "--experiment", help="Experiment name or id (default: the latest trace)."
     ),
-    fmt: str = typer.Option("table", "--format", help="table, json, csv or html (html needs -o)."),
+    fmt: str = typer.Option(
+        "table", "--format", help=f"{', '.join(formats.REPORT)} (a file of its own, html, needs -o)."
+    ),
     output: Path | None = typer.Option(
         None, "-o", "--output", help="The file to write (html: one self-contained page; required)."
     ),
@@ -492,13 +493,13 @@ def report(
     """
     from .report import run
 
-    _check_format(fmt, ("table", "json", "csv", "html"))
-    if fmt == "html" and output is None:
-        _fail("report: --format html needs -o FILE")
+    form = _guard(lambda: formats.chosen(formats.REPORT, fmt))
+    if formats.writes_a_file(form) and output is None:
+        _fail(f"report: --format {fmt} needs -o FILE")
     if output is not None:  # before the evaluation, not after it
         from .outputs import checked
 
-        _guard(lambda: checked(output, f"report.{'txt' if fmt == 'table' else fmt}"))
+        _guard(lambda: checked(output, f"report.{form.SUFFIX}"))
     params = {}
     for item in param or []:
         name, sep, value = item.partition("=")
@@ -523,46 +524,14 @@ def report(
             fresh,
         )
     )
-    if fmt == "html":
-        from .report_html import write_html
-
-        written = _guard(lambda: write_html(db, result, output))
-        out.print(f"wrote {output}: {written['problems']} problems, the severity cube of {written['metrics']} metrics")
+    view = formats.ReportView(_width(), top, tree, per_location, show_all, wide, not no_demangle, tuple(prop or ()))
+    if formats.writes_a_file(form):
+        out.print(_guard(lambda: form.write(db, result, output, view)))
+    elif output is None:
+        sys.stdout.write(form.text(result, view))
     else:
-        text = io.StringIO()
-        if fmt == "json":
-            shown = names.demangled(result)
-            if result["bottleneck"]:  # "property at place", the place demangled
-                shown["bottleneck"] = f"{result['problems'][0]['property']} at {shown['problems'][0]['place']}"
-            text.write(json.dumps(shown, indent=1, default=str) + "\n")
-        elif fmt == "csv":
-            import csv
-
-            rows = names.demangled(result["results"])
-            writer = csv.DictWriter(text, fieldnames=list(rows[0]) if rows else ["property"])
-            writer.writeheader()
-            for row in rows:
-                writer.writerow({k: json.dumps(v) if isinstance(v, (dict, list)) else v for k, v in row.items()})
-        else:
-            from . import report_view
-
-            mode = "raw" if no_demangle else "full" if wide else "short"
-            if tree:
-                lines = report_view.tree(result, mode, per_location, show_all)
-            else:
-                lines = report_view.problems(result, _width(), mode, wide, top, show_all)
-            kept = result["experiment"]["kept_results_of"]
-            if prop and kept:
-                lines.append(
-                    f"stored the rows of {', '.join(prop)} in property_results; "
-                    f"the earlier rows of {len(kept)} other properties are kept"
-                )
-            text.write("".join(line + "\n" for line in lines))
-        if output is None:
-            sys.stdout.write(text.getvalue())
-        else:
-            _guard(lambda: _write_text(output, text.getvalue()))
-            out.print(f"wrote {output}")
+        _guard(lambda: _write_text(output, form.text(result, view)))
+        out.print(f"wrote {output}")
     if result["experiment"]["not_stored"]:
         err.print(f"cosydb: results not stored in the database ({result['experiment']['not_stored']})", soft_wrap=True)
 
@@ -744,25 +713,10 @@ def export(
     Example: cosydb export run.cosydb --format cube -o run.cubex;
     cosydb export run.cosydb --format perfetto -o run.json --from 1.5 --to 2 --locations 0,1
     """
-    _check_format(fmt, ("cube", "perfetto"))
-    if fmt == "perfetto":
-        from .perfetto import write_trace
-
-        wanted = [item.strip() for item in locations.split(",") if item.strip()] if locations else None
-        written = _guard(lambda: write_trace(db, output, experiment, start, end, wanted))
-        out.print(
-            f"wrote {output}: {written['slices']:,} region slices, {written['flows']:,} message flows and "
-            f"{written['wait_states']:,} wait-state slices on {written['locations']} locations"
-            + (f", {written['clock_violations']:,} clock violations marked" if written["clock_violations"] else "")
-        )
-        return
-    from .export import write_cubex
-
-    written = _guard(lambda: write_cubex(db, output, experiment))
-    out.print(
-        f"wrote {output}: {written['metrics']} metrics x {written['callpaths']} call paths "
-        f"x {written['locations']} locations"
-    )
+    wanted = [item.strip() for item in locations.split(",") if item.strip()] if locations else None
+    form = _guard(lambda: formats.chosen(formats.EXPORT, fmt))
+    written = _guard(lambda: form.export(db, output, experiment, start, end, wanted))
+    out.print(f"wrote {output}: {form.summary(written)}")
 
 
 @app.command()

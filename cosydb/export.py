@@ -25,6 +25,7 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from . import database, names, outputs
+from .errors import CosyError
 from .report import cube as compute_cube
 
 #: Units of severity_cube -> Cube's units of measurement.
@@ -41,6 +42,17 @@ def _visible(text: str) -> str:
 def _text(text: str) -> str:
     """``text`` as XML character data (tab, newline and carriage return as references, kept exactly)."""
     return escape(_visible(text), {"\t": "&#9;", "\n": "&#10;", "\r": "&#13;"})
+
+
+def export(db, output, experiment=None, start=None, end=None, locations=None) -> dict:
+    """``cosydb export --format cube`` (``cosydb.formats``): ``write_cubex``; a cube has no window."""
+    if (start, end, locations) != (None, None, None):
+        raise CosyError(db, "start, end and locations select what a perfetto export writes")
+    return write_cubex(db, output, experiment)
+
+
+def summary(written: dict) -> str:
+    return f"{written['metrics']} metrics x {written['callpaths']} call paths x {written['locations']} locations"
 
 
 def write_cubex(db: str | os.PathLike, output: str | os.PathLike, experiment: str | None = None) -> dict:

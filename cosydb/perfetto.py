@@ -150,6 +150,19 @@ WHERE t.team_size < t.process_threads AND NOT EXISTS (
 _ENCLOSED = {"omp_fork": 1, "omp_limited_parallelism": 1}
 
 
+def export(db, output, experiment=None, start=None, end=None, locations=None) -> dict:
+    """``cosydb export --format perfetto`` (``cosydb.formats``): ``write_trace``."""
+    return write_trace(db, output, experiment, start, end, None if locations is None else [str(x) for x in locations])
+
+
+def summary(written: dict) -> str:
+    return (
+        f"{written['slices']:,} region slices, {written['flows']:,} message flows and "
+        f"{written['wait_states']:,} wait-state slices on {written['locations']} locations"
+        + (f", {written['clock_violations']:,} clock violations marked" if written["clock_violations"] else "")
+    )
+
+
 def write_trace(
     db: str | os.PathLike,
     output: str | os.PathLike,

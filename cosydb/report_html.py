@@ -20,6 +20,14 @@ from . import database, engine, names, outputs, report_view
 #: wait-state metrics in the per-rank plot (the largest)
 PLOTTED = 6
 
+SUFFIX = "html"
+
+
+def write(db: str | os.PathLike, result: dict, output: str | os.PathLike, view=None) -> str:
+    """``cosydb report --format html -o output``: ``write_html``, and the line said."""
+    written = write_html(db, result, output)
+    return f"wrote {output}: {written['problems']} problems, the severity cube of {written['metrics']} metrics"
+
 
 def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -> dict:
     """Write the report ``result`` (``cosydb.report.run`` on ``db``, which stored its severity

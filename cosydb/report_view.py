@@ -8,6 +8,26 @@ import textwrap
 
 from . import info, names
 
+SUFFIX = "txt"
+
+
+def text(result: dict, view) -> str:
+    """``cosydb report``'s table: the ranked problems fitted to ``view.width`` (``--tree``:
+    every row in the catalog's hierarchy), after an evaluation of some ``--property`` only,
+    what was stored and what kept (``view``: a ``cosydb.formats.ReportView``)."""
+    mode = "raw" if not view.demangle else "full" if view.wide else "short"
+    if view.tree:
+        lines = tree(result, mode, view.per_location, view.show_all)
+    else:
+        lines = problems(result, view.width, mode, view.wide, view.top, view.show_all)
+    kept = result["experiment"]["kept_results_of"]
+    if view.properties and kept:
+        lines.append(
+            f"stored the rows of {', '.join(view.properties)} in property_results; "
+            f"the earlier rows of {len(kept)} other properties are kept"
+        )
+    return "".join(line + "\n" for line in lines)
+
 
 def value_text(value: float | None, unit: str) -> str:
     """A value with its unit, times in s, ms or µs ('1.5 s', '63.3 ms', '300 bytes'); '' for none."""

@@ -1,0 +1,59 @@
+"""The output formats of ``cosydb report`` and ``cosydb export``: a registry, format name ->
+the module that writes it (imported when chosen), so that a new format is one module and
+one line here (docs/contributing.md).
+
+A report format's module has ``SUFFIX`` (its files', for the example of ``-o``) and either
+``text(result, view) -> str``: the report ``result`` (``cosydb.report.run``) as text, printed
+or written to ``-o``; or, for a format that is a file of its own (HTML),
+``write(db, result, output, view) -> str``: writes ``output``, returns the line said.
+An export format's module has ``export(db, output, experiment, start, end, locations) -> dict``
+(the counts written; ``start``, ``end``, ``locations``: the window, where the format has one)
+and ``summary(written) -> str`` (the line said)."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+from .errors import CosyError
+
+#: ``cosydb report --format``: the default first.
+REPORT = {
+    "table": "cosydb.report_view",
+    "json": "cosydb.report_json",
+    "csv": "cosydb.report_csv",
+    "html": "cosydb.report_html",
+}
+
+#: ``cosydb export --format``: the default first.
+EXPORT = {
+    "cube": "cosydb.export",
+    "perfetto": "cosydb.perfetto",
+}
+
+
+@dataclass(frozen=True)
+class ReportView:
+    """How ``cosydb report`` was asked to show a report (the text table's options)."""
+
+    width: int = 10**6  # the terminal's columns
+    top: int = 10
+    tree: bool = False
+    per_location: bool = False
+    show_all: bool = False
+    wide: bool = False
+    demangle: bool = True
+    properties: tuple[str, ...] = ()  # --property: only these evaluated
+
+
+def chosen(registry: dict[str, str], name: str, where="--format") -> ModuleType:
+    """The module of format ``name`` of ``registry``; an unknown name is a one-line error naming ``where``."""
+    if name not in registry:
+        raise CosyError(where, f"'{name}' is not one of {', '.join(registry)}")
+    return importlib.import_module(registry[name])
+
+
+def writes_a_file(module: ModuleType) -> bool:
+    """Whether a report format is a file of its own (needs ``-o``), not text."""
+    return hasattr(module, "write")

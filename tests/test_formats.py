@@ -1,0 +1,61 @@
+"""Output formats are a registry (cosydb.formats): a new format is one module and one line,
+as docs/contributing.md shows; the command line and the Python API choose from it."""
+
+import json
+
+import pytest
+from conftest import small_trace
+from typer.testing import CliRunner
+
+from cosydb import formats
+from cosydb.cli import app
+from cosydb.loading import load
+
+#: The module of a new report format, as a contributor writes it: the rows of all
+#: locations as a Markdown table.
+MARKDOWN = """
+SUFFIX = "md"
+
+
+def text(result, view):
+    rows = [f"| {r['property']} | {r['value']} |" for r in result["results"] if r["location_id"] is None]
+    rows = rows[: view.top]
+    return "\\n".join(["| property | value |", "|---|---|", *rows]) + "\\n"
+"""
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    scratch = tmp_path_factory.mktemp("formats")
+    path = scratch / "small.cosydb"
+    load(small_trace(scratch), path)
+    return path
+
+
+def test_a_new_report_format_is_one_module_and_one_line(db, tmp_path, monkeypatch):
+    (tmp_path / "report_markdown.py").write_text(MARKDOWN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(formats.REPORT, "markdown", "report_markdown")  # the one line in cosydb/formats.py
+    reported = json.loads(CliRunner().invoke(app, ["report", str(db), "--threshold", "0", "--format", "json"]).stdout)
+    expected = [f"| {r['property']} | {r['value']} |" for r in reported["results"] if r["location_id"] is None][:3]
+    assert len(expected) == 3
+    shown = CliRunner().invoke(app, ["report", str(db), "--threshold", "0", "--format", "markdown", "--top", "3"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines() == ["| property | value |", "|---|---|", *expected]
+    written = CliRunner().invoke(
+        app, ["report", str(db), "--threshold", "0", "--format", "markdown", "--top", "3", "-o", str(tmp_path / "r.md")]
+    )
+    assert written.stdout == f"wrote {tmp_path / 'r.md'}\n"
+    assert (tmp_path / "r.md").read_text() == shown.stdout
+
+
+def test_an_unknown_format_is_a_one_line_error_listing_the_registry(db, tmp_path):
+    for command, listed in (("report", "table, json, csv, html"), ("export", "cube, perfetto")):
+        done = CliRunner().invoke(app, [command, str(db), "--format", "pdf", "-o", str(tmp_path / "x.pdf")])
+        assert (done.exit_code, done.stderr) == (2, f"cosydb: --format: 'pdf' is not one of {listed}\n")
+        assert not (tmp_path / "x.pdf").exists()
+
+
+def test_a_file_format_needs_an_output_file(db):
+    done = CliRunner().invoke(app, ["report", str(db), "--format", "html"])
+    assert (done.exit_code, done.stderr) == (2, "cosydb: report: --format html needs -o FILE\n")
