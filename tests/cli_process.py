@@ -42,10 +42,11 @@ PRELOAD = (
     "cosydb.engine",
     "cosydb.report",
     "cosydb.report_view",
+    "cosydb.report_json",
+    "cosydb.report_csv",
     "cosydb.export",
     "cosydb.info",
     "cosydb.names",
-    "typer._adapters",  # typer imports it (and pydantic) when it parses a command line
     "rich._emoji_codes",
     "zoneinfo",
     "pyarrow.compute",
