@@ -597,7 +597,7 @@ def _wait_for(ready, what: str, log: Path, seconds: float = 120) -> None:
 
 @pytest.mark.spark
 def test_cli_load_and_report_on_a_standalone_cluster_equal_duckdb(standalone_cluster, real_db, tmp_path):
-    """The README's cluster commands, ``cosydb load/report --engine spark --spark-master
+    """The cluster commands of docs/scale-out.md, ``cosydb load/report --engine spark --spark-master
     spark://...``, on a standalone cluster whose executors are JVMs of their own (the
     readers' Python tasks run in the executors' Python workers): every stored table has the
     rows of a DuckDB load and report."""

@@ -44,7 +44,7 @@ def test_a_new_scalasca_metric_is_one_file(real_db, tmp_path):
     finally:
         con.close()
     assert tree == [("my_latesender", "mpi_point2point", "property")]
-    # Scalasca's total on this trace (README): 1.301006 s, the plug-in's rows are the same
+    # Scalasca's total on this trace (docs/user-guide.md): 1.301006 s, the plug-in's rows are the same
     assert cube["my_latesender"] == pytest.approx(cube["mpi_latesender"]) == pytest.approx(1.301006, abs=1e-6)
     # a part of its parent: the parent's exclusive time is what its wait-state children leave
     children = cube["my_latesender"] + cube["mpi_latesender"] + cube.get("mpi_latereceiver", 0.0)
