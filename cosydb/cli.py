@@ -522,6 +522,7 @@ def report(
             engine,
             spark_master,
             fresh,
+            cube=getattr(form, "NEEDS_CUBE", False),
         )
     )
     view = formats.ReportView(_width(), top, tree, per_location, show_all, wide, not no_demangle, tuple(prop or ()))

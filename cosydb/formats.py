@@ -6,6 +6,8 @@ A report format's module has ``SUFFIX`` (its files', for the example of ``-o``) 
 ``text(result, view) -> str``: the report ``result`` (``cosydb.report.run``) as text, printed
 or written to ``-o``; or, for a format that is a file of its own (HTML),
 ``write(db, result, output, view) -> str``: writes ``output``, returns the line said.
+A format that shows the severity cube sets ``NEEDS_CUBE = True``: the report then holds it
+(``report.run(..., cube=True)``).
 An export format's module has ``export(db, output, experiment, start, end, locations) -> dict``
 (the counts written; ``start``, ``end``, ``locations``: the window, where the format has one)
 and ``summary(written) -> str`` (the line said)."""

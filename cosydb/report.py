@@ -99,6 +99,7 @@ def run(
     engine_name: str = "duckdb",
     spark_master: str | None = None,
     fresh: bool = False,
+    cube: bool = False,
 ) -> dict:
     """Evaluate, store ``property_results`` (and ``property_catalog``, ``severity_cube``) and
     return the report as a dict: ``problems`` (the view ``problems``), ``results`` (the view
@@ -115,7 +116,9 @@ def run(
 
     The stored rows of the same evaluation (catalog files, parameters, baseline and engine
     alike: table ``property_evaluation``) are read instead of evaluating again, their
-    problems flagged for ``threshold``; ``fresh`` evaluates in any case."""
+    problems flagged for ``threshold``; ``fresh`` evaluates in any case. ``cube``: also the
+    severity cube of these results (``cube``: its ``metrics`` in tree order and its non-zero
+    ``cells``), as the HTML page shows it, never read from a file an older report wrote."""
     root = Path(db)
     files = catalog_mod.fingerprint(properties_dirs)
     catalog = catalog_mod.load(properties_dirs)
@@ -151,6 +154,7 @@ def run(
             [exp["experiment_id"]],
         ).fetchall()
         warnings = info.warnings(con, exp["experiment_id"])
+        severity_cube = _cube_in_hand(con, root, catalog, exp, made) if cube else None
     finally:
         con.close()
     kept, not_stored = [], None
@@ -189,6 +193,40 @@ def run(
         not_evaluable=decided["not_evaluable"],
         phases=phases,
         warnings=warnings,
+    ) | ({"cube": severity_cube} if cube else {})
+
+
+def _cube_in_hand(con, root: Path, catalog: dict, exp: dict, made: _Made) -> dict:
+    """The severity cube of the results ``made``: the rows its evaluation computed, or, for
+    results read, the cube stored with them (an evaluation of the same key stores both);
+    its metrics in tree order from the report's catalog (plug-ins included)."""
+    eid = exp["experiment_id"]
+    table = made.tables.get(database.CUBE_TABLE)
+    if table is None:
+        path = tables.REGISTRY[database.CUBE_TABLE].path(database.experiment_dir(root, eid))
+        try:
+            table = pq.read_table(path)
+        except (OSError, pa.ArrowException):
+            evaluation = engine.evaluate(con, catalog, eid, {}, ["time_cube"])
+            table = evaluation.cube() if evaluation.evaluated("time_cube") else None
+    tree = engine.evaluate(con, catalog, eid, {}, ["metric_tree"])
+    metrics = tree.query("SELECT metric, parent, unit FROM {{ ref('metric_tree') }} ORDER BY position").fetchall()
+    columns = ("metric", "callpath_id", "location_id", "inclusive", "exclusive")
+    rows = [] if table is None else zip(*(table.column(c).to_pylist() for c in columns))
+    cells = [row for row in rows if row[3] != 0 or row[4] != 0]
+    about = {m: catalog.get(m) for m, _, _ in metrics}
+    return dict(
+        metrics=[
+            dict(
+                metric=m,
+                parent=p,
+                unit=u,
+                info=about[m].info if about[m] else None,
+                wait_state=bool(about[m] and about[m].wait_state),
+            )
+            for m, p, u in metrics
+        ],
+        cells=cells,
     )
 
 

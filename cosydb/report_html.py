@@ -15,12 +15,14 @@ from pathlib import Path
 import jinja2
 
 from . import catalog as catalog_mod
-from . import database, engine, names, outputs, report_view
+from . import database, names, outputs, report_view
+from .errors import CosyError
 
 #: wait-state metrics in the per-rank plot (the largest)
 PLOTTED = 6
 
 SUFFIX = "html"
+NEEDS_CUBE = True  # the report's severity cube: report.run(..., cube=True)
 
 
 def write(db: str | os.PathLike, result: dict, output: str | os.PathLike, view=None) -> str:
@@ -30,23 +32,18 @@ def write(db: str | os.PathLike, result: dict, output: str | os.PathLike, view=N
 
 
 def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -> dict:
-    """Write the report ``result`` (``cosydb.report.run`` on ``db``, which stored its severity
-    cube) to ``output`` (atomically); returns the counts of what the page holds."""
+    """Write the report ``result`` (``cosydb.report.run`` on ``db`` with ``cube=True``: the
+    severity cube of its results, never one read back from the database, which an older
+    report may have written) to ``output`` (atomically); returns the counts of what the
+    page holds. Only the experiment's loaded tables (call paths, locations) are read."""
     root, output = Path(db), outputs.checked(output, "report.html")
     eid = result["experiment"]["experiment_id"]
+    if "cube" not in result:
+        raise CosyError(root, "the HTML page needs the report's severity cube: cosydb.report.run(..., cube=True)")
     catalog = catalog_mod.load()
+    metrics, cells = result["cube"]["metrics"], [c for c in result["cube"]["cells"] if c[3] != 0]
     con = database.connect(root)
     try:
-        metrics = (
-            engine.evaluate(con, catalog, eid, {}, ["metric_tree"])
-            .query("SELECT metric, parent, unit FROM {{ ref('metric_tree') }} ORDER BY position")
-            .fetchall()
-        )
-        cells = con.execute(
-            "SELECT metric, callpath_id, location_id, inclusive FROM severity_cube "
-            "WHERE experiment_id = ? AND inclusive != 0",
-            [eid],
-        ).fetchall()
         callpaths = con.execute(
             "SELECT c.callpath_id, c.parent_id, r.name FROM callpaths c "
             "JOIN regions r USING (experiment_id, region_id) WHERE c.experiment_id = ? ORDER BY c.path",
@@ -57,9 +54,10 @@ def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -
             "ORDER BY rank, thread",
             [eid],
         ).fetchall()
-        waits = wait_bars(con, eid)
+        ranks = dict(con.execute("SELECT location_id, rank FROM locations WHERE experiment_id = ?", [eid]).fetchall())
     finally:
         con.close()
+    waits = wait_bars(result["cube"], ranks)
     # the glossary: the properties evaluated on this experiment (listed in its results), not the
     # catalog's (no HPF or cache entry for a trace without them); a metric of the cube says
     # what it is on hover
@@ -72,13 +70,13 @@ def write_html(db: str | os.PathLike, result: dict, output: str | os.PathLike) -
         if name in catalog
     }
     cube = dict(
-        metrics=[dict(name=m, parent=p, unit=u, info=catalog[m].info if m in catalog else None) for m, p, u in metrics],
+        metrics=[dict(name=m["metric"], parent=m["parent"], unit=m["unit"], info=m["info"]) for m in metrics],
         # region names as the terminal shows them (C++ demangled, without parameters), in full on hover
         callpaths=[dict(id=c, parent=p, name=names.short(n), full=names.demangle(n)) for c, p, n in callpaths],
         locations=[
             dict(id=loc, label=f"{rank}" if not thread else f"{rank}:{thread}") for loc, rank, thread in locations
         ],
-        cells=[[m, c, loc, v] for m, c, loc, v in cells],
+        cells=[[m, c, loc, v] for m, c, loc, v, _ in cells],
     )
     page = _template().render(
         result=result,
@@ -110,20 +108,19 @@ def _main_work(result: dict) -> dict | None:
     return dict(name=names.short(region), full=names.demangle(region), shares=shares)
 
 
-def wait_bars(con, experiment_id: int) -> list[tuple]:
-    """(metric, rank, seconds) of the per-rank plot: the wait-state metrics of the stored
-    severity cube, each without its sub-metrics (exclusive), which are disjoint, so that a
-    rank's bars add up to the time it waited (a part such as mpi_latesender_wo, or a property
-    measuring the same wait another way, is never stacked on its whole)."""
-    return con.execute(
-        """SELECT s.metric, l.rank, sum(s.exclusive) AS value
-        FROM severity_cube s
-        JOIN property_catalog c ON c.experiment_id = s.experiment_id AND c.name = s.metric
-        JOIN locations l ON l.experiment_id = s.experiment_id AND l.location_id = s.location_id
-        WHERE s.experiment_id = ? AND c.wait_state AND s.exclusive > 0
-        GROUP BY ALL""",
-        [experiment_id],
-    ).fetchall()
+def wait_bars(cube: dict, ranks: dict[int, int]) -> list[tuple]:
+    """(metric, rank, seconds) of the per-rank plot: the wait-state metrics of the report's
+    severity ``cube`` (``report.run(..., cube=True)``), each without its sub-metrics
+    (exclusive), which are disjoint, so that a rank's bars add up to the time it waited (a
+    part such as mpi_latesender_wo, or a property measuring the same wait another way, is
+    never stacked on its whole); ``ranks``: each location's rank (its threads summed)."""
+    waits = {m["metric"] for m in cube["metrics"] if m["wait_state"]}
+    summed: dict[tuple, float] = {}
+    for metric, _, location, _, exclusive in cube["cells"]:
+        if metric in waits and exclusive > 0 and location in ranks:
+            key = (metric, ranks[location])
+            summed[key] = summed.get(key, 0.0) + exclusive
+    return [(metric, rank, value) for (metric, rank), value in summed.items()]
 
 
 def _wait_plot(waits: list[tuple]) -> str:

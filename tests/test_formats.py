@@ -1,13 +1,17 @@
 """Output formats are a registry (cosydb.formats): a new format is one module and one line,
 as docs/contributing.md shows; the command line and the Python API choose from it."""
 
+import errno
 import json
+import re
 
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 import pytest
 from conftest import small_trace
 from typer.testing import CliRunner
 
-from cosydb import formats
+from cosydb import database, engine, formats, report, report_html, tables
 from cosydb.cli import app
 from cosydb.loading import load
 
@@ -59,3 +63,32 @@ def test_an_unknown_format_is_a_one_line_error_listing_the_registry(db, tmp_path
 def test_a_file_format_needs_an_output_file(db):
     done = CliRunner().invoke(app, ["report", str(db), "--format", "html"])
     assert (done.exit_code, done.stderr) == (2, "cosydb: report: --format html needs -o FILE\n")
+
+
+def test_the_page_shows_the_cube_of_its_report_never_one_stored_before(db, tmp_path, monkeypatch):
+    """A report whose results cannot be stored (a read-only database) still writes its page,
+    from the severity cube it computed: never from the file an older report stored."""
+    report.run(db, fresh=True)  # stores its severity cube
+    path = tables.REGISTRY[database.CUBE_TABLE].path(database.experiment_dir(db, 1))
+    truth = pq.read_table(path)
+    pq.write_table(truth.set_column(5, "inclusive", pc.multiply(truth.column("inclusive"), 2.0)), path)
+
+    def read_only(*_args):
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
+
+    monkeypatch.setattr(engine, "store", read_only)
+    result = report.run(db, fresh=True, cube=True)
+    assert result["experiment"]["not_stored"] == f"{path}: Read-only file system"
+    report_html.write_html(db, result, tmp_path / "r.html")
+    page = (tmp_path / "r.html").read_text()
+    shown = json.loads(re.search(r'<script type="application/json" id="cube-data">(.*?)</script>', page).group(1))
+    expected = sorted(
+        [m, c, loc, v]
+        for m, c, loc, v in zip(
+            *(truth.column(n).to_pylist() for n in ("metric", "callpath_id", "location_id", "inclusive"))
+        )
+        if v != 0
+    )
+    cells = sorted(shown["cells"])
+    assert len(expected) > 20 and [c[:3] for c in cells] == [c[:3] for c in expected]
+    assert [c[3] for c in cells] == pytest.approx([c[3] for c in expected], rel=1e-12)  # not doubled

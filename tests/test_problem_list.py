@@ -81,7 +81,7 @@ def reported(real_db):
 
     def get(trace: str) -> dict:
         if trace not in reports:
-            reports[trace] = run(real_db(trace), threshold=0.0)
+            reports[trace] = run(real_db(trace), threshold=0.0, cube=True)
         return reports[trace]
 
     return get
@@ -123,7 +123,7 @@ def test_the_plotted_waits_of_a_rank_add_up_to_its_waiting(reported, real_db, tr
     """The HTML page's stacked bars per rank (report_html.wait_bars) sum to what the rank waited
     by Scalasca's cube: the inclusive values of the wait-state metrics not below another one
     (a part, omp_fork of omp_management, is never stacked on its whole, nor a twin on its twin)."""
-    reported(trace)  # the report stores the severity cube
+    cube = reported(trace)["cube"]
     waits = {name for name, p in catalog.load().items() if p.wait_state}
     cat = catalog.load()
     tops = {m for m in waits if not set(catalog.ancestors(cat, m)) & waits}
@@ -133,9 +133,10 @@ def test_the_plotted_waits_of_a_rank_add_up_to_its_waiting(reported, real_db, tr
             theirs[rank] = theirs.get(rank, 0.0) + value
     con = database.connect(real_db(trace))
     try:
-        bars = report_html.wait_bars(con, 1)
+        ranks = dict(con.execute("SELECT location_id, rank FROM locations").fetchall())
     finally:
         con.close()
+    bars = report_html.wait_bars(cube, ranks)
     ours = {}
     for metric, rank, value in bars:
         assert metric in waits and metric not in DECLARED

@@ -142,7 +142,7 @@ def test_the_phases_are_scalascas_time_in_mpi_init_and_finalize(real_db, trace, 
 def test_the_page_offers_both_rankings(two_ranks, tmp_path):
     """The HTML page states the phases with the command, and ranks each time problem against
     the whole run and against the main work: value / 11500 ns of solve, as --rank-basis does."""
-    result = run(two_ranks)
+    result = run(two_ranks, cube=True)
     report_html.write_html(two_ranks, result, tmp_path / "r.html")
     page = html.unescape((tmp_path / "r.html").read_text())
     assert "run phases: MPI_Init, MPI_Finalize take 41.0% of the run" in page

@@ -231,7 +231,9 @@ def test_the_readme_states_the_bounds_the_code_has():
 
     from cosydb import api, templating
 
-    model = " ".join((Path(__file__).parents[1] / "docs" / "user-guide.md").read_text().split("**Trust model.**")[1].split()[:600])
+    model = " ".join(
+        (Path(__file__).parents[1] / "docs" / "user-guide.md").read_text().split("**Trust model.**")[1].split()[:600]
+    )
     for stated in (
         f"`range` of at most {MAX_RANGE:,} numbers",
         f"`lipsum` of at most {templating.MAX_LIPSUM} paragraphs",
