@@ -169,7 +169,7 @@ def schema_markdown() -> str:
         "",
     ]
     lines += _object_sections(objects, "report", derived, columns)
-    lines += ["## Load checks (sql/checks)", "", "Run once per load; their rows go to `load_warnings`.", ""]
+    lines += ["## Load checks (sql/data_checks)", "", "Run once per load; their rows go to `load_warnings`.", ""]
     for name, obj in sqlviews.load_objects("check").items():
         lines += [f"- `{name}`: {_cell(obj.doc)}"]
     return "\n".join(lines).rstrip() + "\n"

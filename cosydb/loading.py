@@ -77,7 +77,7 @@ def _derive(
     threads: int | None = None,
     say: Callable[[str], None] = lambda _text: None,
 ) -> tuple[list[dict], dict, int]:
-    """Materialise the derived tables of ``sql/`` for one staged experiment, then run ``sql/checks``.
+    """Materialise the derived tables of ``sql/`` for one staged experiment, then run ``sql/data_checks``.
     DuckDB's budget: ``memory_limit`` (default ``resources.LOAD_MEMORY_LIMIT``; it spills to
     disk beyond it) and ``threads``. A partitioned table is computed one location
     partition (``cosydb.partitions``) at a time.
@@ -147,7 +147,7 @@ def _check_model(
 
 
 def _checks() -> list[sqlviews.SqlObject]:
-    """The queries of ``sql/checks``, rendered."""
+    """The queries of ``sql/data_checks``, rendered."""
     return sqlviews.ordered(sqlviews.load_objects("check"), database.object_names())
 
 

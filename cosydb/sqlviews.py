@@ -41,7 +41,7 @@ MATERIALIZATIONS = ("view", "table")
 #: The packages of SQL objects by layer, lowest first, with the folder each is in.
 LAYERS = {
     "model": ("cosydb.sql", "sql"),
-    "check": ("cosydb.sql.checks", "sql/checks"),  # the load's data checks, over the model
+    "check": ("cosydb.sql.data_checks", "sql/data_checks"),  # the load's data checks, over the model
     "report": ("cosydb.reports", "reports"),
 }
 

@@ -7,7 +7,7 @@
 -- name; Score-P and Scalasca root every call path there).
 -- level: for an Enter the stack depth after it (1 = outermost), for a Leave
 -- the level of the instance it closes (depth before it). A Leave at level
--- <= 0 closes nothing (sql/checks/unbalanced_regions.sql reports it).
+-- <= 0 closes nothing (sql/data_checks/unbalanced_regions.sql reports it).
 -- prev_enter_seq: the seq of the region event just before this one on its
 -- location when that is an Enter, else NULL (for an Enter: its caller, the
 -- instance it is the first callee of).
