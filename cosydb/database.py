@@ -61,12 +61,12 @@ def base_tables() -> set[str]:
 
 
 def object_names() -> set[str]:
-    """Every stored table and every object of ``sql/``: what property and check SQL may reference."""
+    """Every stored table and every object of ``sql/`` and ``reports/`` (their layers decide who reads what)."""
     return base_tables() | set(sqlviews.load_objects())
 
 
 def view_names() -> set[str]:
-    """The objects of ``sql/`` that are plain views (computed whenever they are read)."""
+    """The objects of ``sql/`` and ``reports/`` that are plain views (computed whenever they are read)."""
     return {name for name, obj in sqlviews.load_objects().items() if obj.kind == "view"} - base_tables()
 
 
@@ -111,7 +111,8 @@ def create_table_view(
 
 
 def create_views(con: duckdb.DuckDBPyConnection, experiments: list[tuple[int, Path]]) -> None:
-    """Create the stored-table views over ``(experiment id, directory)`` pairs and every object of ``sql/``."""
+    """Create the stored-table views over ``(experiment id, directory)`` pairs and every object
+    of ``sql/`` and ``reports/``."""
     stored = tables.stored()
     for name in sorted(stored):
         create_table_view(con, stored[name], experiments)

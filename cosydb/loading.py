@@ -31,7 +31,18 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 
-from . import SCHEMA_VERSION, __version__, database, interrupts, outputs, partitions, resources, spark, sqlviews, tables
+from . import (
+    SCHEMA_VERSION,
+    __version__,
+    database,
+    engines,
+    interrupts,
+    outputs,
+    partitions,
+    resources,
+    sqlviews,
+    tables,
+)
 from .errors import CosyError
 
 
@@ -151,16 +162,14 @@ def _checks() -> list[sqlviews.SqlObject]:
     return sqlviews.ordered(sqlviews.load_objects("check"), database.object_names())
 
 
-def _derive_on_spark(
-    directory: Path, experiment_id: int, session, say: Callable[[str], None]
-) -> tuple[list[dict], dict, int]:
-    """``_derive`` with Spark SQL computing the tables (``cosydb.spark.derive``); the
-    checks then run on DuckDB over the files Spark wrote."""
+def _derive_on(engine, directory: Path, experiment_id: int, say: Callable[[str], None]) -> tuple[list[dict], dict, int]:
+    """``_derive`` with another engine computing the tables (``engine.derive``: Spark SQL);
+    the checks then run on DuckDB over the files it wrote."""
     started = time.perf_counter()
     written = {name for name, t in tables.REGISTRY.items() if t.files(directory)}
     con = duckdb.connect()
     try:
-        per_table = spark.derive(session, con, directory, experiment_id, written, say)
+        per_table = engine.derive(con, directory, experiment_id, written, say)
         seconds = {"derive": time.perf_counter() - started} | per_table
         started = time.perf_counter()
         rows = _check_model(con, _checks(), say)
@@ -225,7 +234,7 @@ def load(
     is derived with Spark SQL on ``spark_master`` (default local[*]), into the same files.
     ``encoding``: of the names of a format that does not say it (an OTF v1 trace; default UTF-8).
     """
-    spark.check_engine(engine)
+    engines.check(engine)
     resources.memory_limit(memory_limit), resources.threads(threads)  # bad values fail before any work
     partitions.events_per_partition()
     loader, anchor = resolve_source(source)
@@ -242,13 +251,13 @@ def load(
         def on_wait(pid):
             _say_waiting(root, pid)
 
-    session = spark.session(spark_master or "local[*]") if engine == "spark" else None  # before any file is made
+    on = engines.start(engine, spark_master)  # before any file is made
     with interrupts.handled():
         try:
             with database.locked(root, database.LOAD_LOCK, create=True, on_wait=on_wait) as made:
                 found = None if made else found
                 meta = _load_locked(
-                    loader, anchor, root, found, name, workers, (memory_limit, threads), progress, session, options
+                    loader, anchor, root, found, name, workers, (memory_limit, threads), progress, on, options
                 )
         except BaseException:
             signum = interrupts.received()
@@ -290,10 +299,10 @@ def _load_locked(
     workers: int | None,
     duckdb_resources: tuple = (None, None),
     progress: Callable[[str], None] | None = None,
-    session=None,
+    on=None,
     read_options: dict | None = None,
 ) -> dict:
-    """The load itself, with the load lock of ``root`` held; on Spark when ``session`` is given.
+    """The load itself, with the load lock of ``root`` held, on engine ``on`` (default DuckDB).
     ``found``: the entries of ``root`` before this load, None if this load created it;
     ``read_options``: what the loader's ``read`` takes besides (``encoding``)."""
     say = progress or (lambda _text: None)
@@ -318,12 +327,8 @@ def _load_locked(
         sink = tables.TableSink(staging)
         say(f"reading {anchor.name}")
         started = time.perf_counter()
-        if session is not None and loader.FORMAT == "otf2":  # the other readers are sequential
-            result = loader.read(
-                anchor, sink, workers or session.sparkContext.defaultParallelism, spark.job_runner(session)
-            )
-        else:
-            result = loader.read(anchor, sink, workers, **(read_options or {}))
+        on = on or engines.DuckDBEngine()
+        result = on.read(loader, anchor, sink, workers, read_options or {})
         sink.finish()
         if result.number_of_events:
             rate = result.number_of_events / max(time.perf_counter() - started, 1e-9)
@@ -339,8 +344,8 @@ def _load_locked(
             **result.experiment_columns(),
         )
         _write_own(staging, "experiments", [meta])
-        if session is not None:
-            checks, seconds, n_partitions = _derive_on_spark(staging, experiment_id, session, say)
+        if on.derive is not None:
+            checks, seconds, n_partitions = _derive_on(on, staging, experiment_id, say)
         else:
             checks, seconds, n_partitions = _derive(staging, experiment_id, *duckdb_resources, say)  # stops on a signal
         warnings = result.warnings + checks

@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import catalog as catalog_mod
-from . import database, engine, info, names, resources, spark, tables
+from . import database, engine, engines, info, names, resources, tables
 from .errors import CosyError, close_names
 
 
@@ -124,7 +124,7 @@ def run(
     catalog = catalog_mod.load(properties_dirs)
     params = dict(params or {})
     _check_selection(catalog, properties, params)
-    spark.check_engine(engine_name)
+    engines.check(engine_name)
     con = database.connect(root)
     try:
         resources.apply(con, memory_limit, threads, default_memory=resources.REPORT_MEMORY_LIMIT)
@@ -272,13 +272,9 @@ def _evaluated(
 ) -> _Made:
     """Evaluate ``wanted`` (None: the whole catalog) on the experiment: its results and
     what to store (the severity cube where ``time_cube`` was evaluated)."""
-    tables_on = None
-    if key["engine"] == "spark":
-        tables_on = spark.evaluation_tables(
-            spark.session(spark_master or "local[*]"),
-            con,
-            [(e["experiment_id"], database.experiment_dir(root, e["experiment_id"])) for e in (exp, base) if e],
-        )
+    tables_on = engines.start(key["engine"], spark_master).tables(
+        con, [(e["experiment_id"], database.experiment_dir(root, e["experiment_id"])) for e in (exp, base) if e]
+    )
     evaluation = engine.evaluate(
         con,
         catalog,
@@ -386,7 +382,7 @@ def catalog_table(catalog: dict) -> pa.Table:
     return tables.conform(database.CATALOG_TABLE, rows)
 
 
-#: The report's decisions, each made by a query over the views of sql/ (``decide``).
+#: The report's decisions, each made by a query over the views of reports/ (``decide``).
 DECISIONS = {
     "problems": "SELECT * EXCLUDE (experiment_id) FROM problems ORDER BY rank",
     "rows": """
@@ -406,7 +402,7 @@ DECISIONS = {
 
 
 def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table, parts=tuple(DECISIONS)) -> dict:
-    """The report's decisions (``parts`` of ``DECISIONS``), made by the views of sql/ over this
+    """The report's decisions (``parts`` of ``DECISIONS``), made by the views of reports/ over this
     evaluation: the ranked ``problems``, the ``rows`` listed (``report_rows``), the
     ``critical_path``'s activities (``critical_path_summary``), the ``root_causes`` of the
     waiting (``root_cause_summary``) and what is ``not_evaluable`` (reason: properties).

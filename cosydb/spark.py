@@ -20,9 +20,6 @@ import pyarrow.parquet as pq
 from . import database, tables
 from .errors import CosyError
 
-#: The engines a load runs on.
-ENGINES = ("duckdb", "spark")
-
 #: Spark settings that give DuckDB's semantics where the two differ: ANSI mode off (NULL,
 #: not an error, for a failed cast or an index out of range), size(NULL) is NULL, times in
 #: UTC, recursive CTEs without a limit.
@@ -57,12 +54,6 @@ def local_cores(master: str) -> int | None:
     if match is None:
         return None
     return (os.cpu_count() or 1) if match.group(1) == "*" else int(match.group(1) or 1)
-
-
-def check_engine(engine: str) -> str:
-    if engine not in ENGINES:
-        raise CosyError("--engine", f"'{engine}' is not one of {', '.join(ENGINES)}")
-    return engine
 
 
 def session(master: str = "local[2]", settings: dict | None = None):
