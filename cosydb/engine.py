@@ -86,10 +86,6 @@ def _environment(catalog: dict[str, Property] | None = None) -> jinja2.Environme
     )
 
 
-#: What a catalog entry reads besides other entries (``sqlviews.READS``): the layers below it.
-PROPERTY_READS = ("tables", "model")
-
-
 def _referrer(
     catalog: dict[str, Property], sql_objects: set[str], views: set[str], where, entry_rows=None, query=False
 ) -> tuple:
@@ -108,9 +104,10 @@ def _referrer(
                 raise CosyError(where, f"ref('{name}') names a category, which has no rows")
             refs.append(name)
             return (entry_rows or _rows)(name)
-        if name in sql_objects and not query and (layer := sqlviews.layer_of(name)) not in PROPERTY_READS:
+        readable = sqlviews.READS["property"]
+        if name in sql_objects and not query and (layer := sqlviews.layer_of(name)) not in readable:
             raise CosyError(
-                where, f"ref('{name}') reads the {layer} layer: a property reads only {', '.join(PROPERTY_READS)}"
+                where, f"ref('{name}') reads the {layer} layer: a property reads only {', '.join(readable)}"
             )
         if name in views:
             used_views.append(name)

@@ -275,10 +275,8 @@ def derive(
     register_experiments(spark, [(experiment_id, directory)], written)
     compile_for(spark, _events([(experiment_id, directory)]))
     objects = sqlviews.ordered(sqlviews.load_objects(), written)
-    read_by_tables = set()  # the views a table reads: the others are computed when read, by a report
-    for obj in reversed(objects):
-        if obj.is_table or obj.name in read_by_tables:
-            read_by_tables.update(obj.refs)
+    # the tables and the views they read: the other views are computed when read, by a report
+    read_by_tables = sqlviews.read_by(objects, {obj.name for obj in objects if obj.is_table})
     macros = _scalar_macros()
     derived = tables.derived()
     seconds = {}
@@ -288,7 +286,7 @@ def derive(
         where = obj.path
         if not obj.is_table:
             sqlviews.create(duck, obj)
-        if obj.kind == "macro" or not (obj.is_table or obj.name in read_by_tables):
+        if obj.kind == "macro" or obj.name not in read_by_tables:
             continue  # scalar macros are inlined, table macros are helpers of the DuckDB shell
         say(f"deriving {obj.name} on Spark")
         spark.sparkContext.setJobDescription(f"cosydb derive {obj.name}")

@@ -110,6 +110,7 @@ def _render(obj: SqlObject, known: dict[str, str]) -> None:
 #: ("results": the tables ``cosydb report`` writes), and objects of the layers named.
 READS = {
     "model": ("tables", "model"),
+    "property": ("tables", "model"),  # a catalog entry (cosydb.engine), besides other entries
     "check": ("tables", "model", "check"),
     "report": ("tables", "results", "model", "report"),
 }
@@ -210,6 +211,16 @@ def create(con: duckdb.DuckDBPyConnection, obj: SqlObject) -> None:
         con.execute(f"CREATE OR REPLACE VIEW {obj.name} AS\n{obj.sql}")
 
 
+def read_by(objects: list[SqlObject], names: set[str]) -> set[str]:
+    """``names`` and every table and object that they read, directly or not (``objects``:
+    rendered, parents first)."""
+    read = set(names)
+    for obj in reversed(objects):  # readers before what they read
+        if obj.name in read:
+            read.update(obj.refs)
+    return read
+
+
 def create_all(
     con: duckdb.DuckDBPyConnection,
     base_tables: set[str],
@@ -225,10 +236,7 @@ def create_all(
     """
     objects = ordered(load_objects(), base_tables)
     if wanted is not None:
-        wanted = set(wanted)
-        for obj in reversed(objects):  # readers before what they read
-            if obj.name in wanted:
-                wanted.update(obj.refs)
+        wanted = read_by(objects, wanted)
     names = []
     for obj in objects:
         if wanted is not None and obj.name not in wanted:
