@@ -343,7 +343,14 @@ def asl_entries(path: Path, earlier: list[Path] = ()) -> dict[str, tuple[dict, s
     text = read(path)
     lines = text.splitlines()
     entries = {}
-    for entry in compile_text(path, text, [(p, read(p)) for p in earlier]):
+    compiled, readings = compile_text(path, text, [(p, read(p)) for p in earlier])
+    read_as = (
+        f"; {len(readings)} place(s) of the file read as the ASL report writes them, not as its grammar"
+        f" does (cosydb asl check {path.name} lists them)"
+        if readings
+        else ""
+    )
+    for entry in compiled:
         comments, n = [], entry.line - 2
         while n >= 0 and lines[n].lstrip().startswith("//"):
             comments.insert(0, lines[n].lstrip()[2:].strip())
@@ -354,7 +361,8 @@ def asl_entries(path: Path, earlier: list[Path] = ()) -> dict[str, tuple[dict, s
             "unit": entry.unit,
             "info": entry.info or (comments[0] if comments else f"ASL property {entry.name} ({path.name})."),
             "description": "\n".join(comments[1:] + ["", entry.asl]).strip(),
-            "diagnosis": f"Compiled from ASL: {path.name}, line {entry.line} (cosydb explain {entry.name}: its SQL).",
+            "diagnosis": f"Compiled from ASL: {path.name}, line {entry.line} "
+            f"(cosydb explain {entry.name}: its SQL){read_as}.",
         }
         if entry.params:
             header["params"] = entry.params

@@ -36,6 +36,7 @@ joins it to the set. See docs/asl.md.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,6 +105,7 @@ class Val:
     args: list = field(default_factory=list)
     keys: dict = field(default_factory=dict)  # a reference to one of several classes: class -> key SQL
     query: tuple | None = None  # a scalar that is one aggregate over a set: (its Source, the aggregate)
+    named: str | None = None  # an unquoted MPI function's name: the Function, compared with a String its name
 
 
 ERROR = Val("error")
@@ -115,6 +117,7 @@ class Definition:
     type: object
     params: list  # [(type, name, node)]
     body: lark.Tree | None
+    node: lark.Tree | None = None
 
 
 @dataclass
@@ -144,6 +147,21 @@ class Entry:
     info: str = ""  # its one line, where the comment above the property is another's
 
 
+@dataclass(frozen=True)
+class Reading:
+    """A place where a specification departs from the report's grammar or names in a way the
+    report's own text does, and how the checker reads it (docs/asl.md, "Read as the report
+    writes it")."""
+
+    path: str
+    line: int
+    column: int
+    how: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.how}"
+
+
 #: The report's global definitions (Summary, Duration, ...), which every specification sees.
 PRELUDE = Path(__file__).with_name("prelude.asl")
 
@@ -168,9 +186,10 @@ class Compiler:
         self.bound: dict[str, Source] = {}  # the rows a variable ranges over, by its alias
         self.instance: str | None = None  # the key of the event a property of an event is of
         self.shared: set[int] = set()  # the ids of the functions and templates of other specifications
+        self.readings: list[Reading] = []  # where this specification is read leniently
         for shared_path, shared_text in [(PRELUDE, PRELUDE.read_text()), *shared]:
             self._share(shared_path, shared_text)
-        self._collect(parse(text, path))
+        self._collect(self._leniently(parse(text, path)))
 
     # -- errors -------------------------------------------------------------------------
 
@@ -179,6 +198,34 @@ class Compiler:
         self.errors.append(AslError(self.path, line, column, problem))
         return ERROR
 
+    def reading(self, node, how: str) -> None:
+        line, column = _position(node)
+        self.readings.append(Reading(self.path, line, column, how))
+
+    def _leniently(self, tree: lark.Tree, own: bool = True) -> lark.Tree:
+        """``tree`` with the report's departures from its grammar read: a parameter of
+        ``parameters:`` without a type (``RankBasis``) has the class supplied_data.yaml gives
+        it; a property's body may lack its opening '{'. Each is a reading (an error) of this
+        specification's ``own`` tree; another's are its own check's."""
+        say = self.reading if own else lambda node, how: None
+        for node in tree.iter_subtrees():
+            if node.data == "untyped_param":
+                name = node.children[0]
+                spec = self.model.parameters.get(name.lower())
+                if spec is None:  # left out of the parameters (_params)
+                    if own:
+                        self.error(node, f"parameter '{name}' has no type (a parameter is 'type name')")
+                    continue
+                say(node, f"parameter '{name}' without a type: read as '{spec['class']} {name}' (supplied_data.yaml)")
+                node.data, node.children = "param", [_named_type(spec["class"]), name]
+            elif node.data in ("property", "template"):
+                opening = [c for c in node.children if isinstance(c, lark.Tree) and c.data == "opening"]
+                if not opening:
+                    body = next(c for c in node.children if isinstance(c, lark.Tree) and c.data == "body")
+                    say(body, "the body's opening '{' is missing: read as written")
+                node.children = [c for c in node.children if c not in opening]
+        return tree
+
     # -- the specification's items ------------------------------------------------------
 
     def _share(self, path: str | Path, text: str) -> None:
@@ -186,7 +233,7 @@ class Compiler:
         before this one); its properties are its own. A function replaces an earlier one of
         the same name and number of parameters."""
         own, self.text = self.text, text  # a template keeps its own file's text
-        for item in parse(text, path).children:
+        for item in self._leniently(parse(text, path), own=False).children:
             if item.data == "definition":
                 definition = _definition(item)
                 self._define(definition)
@@ -207,10 +254,7 @@ class Compiler:
         for item in tree.children:
             kind = item.data
             if kind == "definition":
-                definition = _definition(item)
-                if definition.type is None:
-                    self.error(item, f"'{definition.name}' has no type (a definition is 'type name ... = expr;')")
-                self._define(definition)
+                self._define(_definition(item))  # one without a type: its expression's (compile)
             elif kind in ("property", "template"):
                 prop = self._property(item)
                 table = self.templates if kind == "template" else self.properties
@@ -296,8 +340,9 @@ class Compiler:
             for definition in [d for d in overloads if id(d) not in self.shared]:  # others: in their file
                 self.aliases = set()
                 scope = {pname.lower(): self._symbol(ptype, pname) for ptype, pname, _ in definition.params}
-                if definition.body is not None:
-                    self.expr(definition.body, scope)
+                value = self.expr(definition.body, scope) if definition.body is not None else ERROR
+                if definition.type is None:
+                    self._untyped(definition, value, "type name ... = expr;")
         for pattern in self.patterns.values():  # checked even where no property reads them
             self.aliases, self.bound = set(), {}
             scope = {pname.lower(): self._symbol(ptype, pname) for ptype, pname, _ in _params(pattern.children[1])}
@@ -331,6 +376,15 @@ class Compiler:
             entries.append(Entry(instances, sql, prop.source, line, unit, params, "pattern", INSTANCE_COLUMNS, info))
             entries.append(Entry(prop.name, _most_severe(instances), prop.source, line, unit, params))
         return entries
+
+    def _untyped(self, definition: Definition, value: Val, form: str) -> None:
+        """A definition without a type (the report's cost functions): its expression's, if that
+        is a value of a primitive type (int, float, ...), else an error."""
+        if value.kind == "scalar" and value.type in PRIMITIVES.values():
+            definition.type = value.type
+            self.reading(definition.node, f"'{definition.name}' has no type: read as {value.type}, its expression's")
+        elif value.kind != "error":
+            self.error(definition.node, f"'{definition.name}' has no type (a definition is '{form}')")
 
     def _alias(self, name: str) -> str:
         base = re.sub(r"\W", "_", name.lower())
@@ -644,6 +698,27 @@ class Compiler:
             if constants:
                 return self.expr(constants[0].body, {})
             return self.error(node, f"'{name}' is a function: call it with its arguments")
+        return self._unknown_name(node, name, env)
+
+    def _unknown_name(self, node, name: str, env) -> Val:
+        """A name nothing defines, read as the report's text means it where that is certain:
+        a local name written in another spelling (``max_wait`` for the LET's ``MaxWait``,
+        ``Cost`` for ``Costs``), an MPI function's name left unquoted (``MPI_Barrier``: the
+        string); else an error."""
+        near = [key for key in env if isinstance(key, str) and _spelling(key) == _spelling(name)]
+        if len(near) == 1:
+            bound = env[near[0]]
+            written = bound[1].name if isinstance(bound, tuple) else near[0]
+            self.reading(node, f"'{name}' read as '{written}', the name defined here in another spelling")
+            return self._name(lark.Tree("name", [lark.Token("NAME", written)]), env)
+        if name in _mpi_functions():
+            self.reading(node, f"unquoted {name} read as the MPI function of that name (its name beside a String)")
+            mapping = self.model.mapping("Function")
+            alias = self._alias("function")
+            where = [f.replace("{row}", alias) for f in mapping.filters]
+            where.append(f"{alias}.{mapping.attributes['name']} = {_string(name)}")
+            sql = f"(select {alias}.{mapping.key} from {mapping.sql} as {alias} where {' and '.join(where)})"
+            return Val("object", sql=sql, cls=self.model.cls("Function").name, many=True, named=name)
         return self.error(node, f"unknown name '{name}'")
 
     def _not_(self, node, env) -> Val:
@@ -697,6 +772,17 @@ class Compiler:
             else v
             for v, other in ((left, right), (right, left))
         )
+        # an unquoted MPI function's name compared with a String: that name; with a call: the
+        # function it calls (enterptr(ROOT).region == MPI_Recv)
+        left, right = (
+            Val("scalar", sql=_string(v.named), type="String") if v.named and other.kind == "scalar" else v
+            for v, other in ((left, right), (right, left))
+        )
+        for side, (v, other) in enumerate(((left, right), (right, left))):
+            if v.named and other.cls and self.model.is_subclass(other.cls, "FuncCall"):
+                called = lark.Tree("attribute", [node.children[2 - 2 * side], lark.Token("NAME", "CalledFunc")])
+                self.reading(node, f"{v.named} compared with a call: with the function it calls")
+                left, right = (v, self.expr(called, env)) if side == 0 else (self.expr(called, env), v)
         if op in ("==", "!=") and {left.kind, right.kind} == {"typeof", "class"}:
             asked, cls = (left, right) if left.kind == "typeof" else (right, left)
             test = self._is_a(asked.args[0], cls.cls, node)
@@ -1101,9 +1187,9 @@ class Compiler:
         columns, selected = {}, []
         for definition in export.children[1:] if named else export.children:
             d = _definition(definition)
-            if d.type is None:
-                self.error(definition, f"'{d.name}' has no type (a definition is 'type name = expr;')")
             value = self.expr(d.body, scope)
+            if d.type is None:
+                self._untyped(d, value, "type name = expr;")
             if value.kind != "scalar":
                 self.error(definition, f"an exported attribute is a number or a string, not {_describe(value)}")
                 continue
@@ -1262,7 +1348,8 @@ def _source(text: str, node) -> str:
 
 
 def _params(node) -> list:
-    return [(type_of(p.children[0]), str(p.children[1]), p) for p in node.children]
+    """(type, name, node) of each parameter (one left untyped is reported: ``_leniently``)."""
+    return [(type_of(p.children[0]), str(p.children[1]), p) for p in node.children if p.data == "param"]
 
 
 def _definition(node: lark.Tree) -> Definition:
@@ -1276,7 +1363,30 @@ def _definition(node: lark.Tree) -> Definition:
         if children and isinstance(children[0], lark.Tree) and children[0].data == "params"
         else []
     )
-    return Definition(name, dtype, params, children[0] if children else None)
+    return Definition(name, dtype, params, children[0] if children else None, node)
+
+
+def _spelling(name: str) -> str:
+    """``name`` without case, underscores and a plural's 's': max_wait and MaxWait, Cost and Costs."""
+    return name.lower().replace("_", "").removesuffix("s")
+
+
+@functools.cache
+def _mpi_functions(lower: bool = False) -> frozenset[str]:
+    """The C names of the MPI standard's procedures (the MPI Forum's pympistandard data), or
+    those names in lower case."""
+    if lower:
+        return frozenset(name.lower() for name in _mpi_functions())
+    import pympistandard
+
+    pympistandard.use_api_version(1)
+    procedures = pympistandard.PROCEDURES.values()
+    return frozenset(p.express.iso_c.name for p in procedures if p.express.iso_c is not None)  # not Fortran-only
+
+
+def _named_type(class_name: str) -> lark.Tree:
+    """The syntax tree of the type ``class_name``."""
+    return lark.Tree("named_type", [lark.Tree("type_name", [lark.Token("NAME", class_name)])])
 
 
 def _conjuncts(node) -> list:
@@ -1301,7 +1411,7 @@ def _typeof_test(node) -> tuple | None:
 def _is_context_guard(node, contexts: set, model: DataModel) -> bool:
     """A test of what the context is, not of what was measured there: it reads only
     context parameters, their attributes (r.CalledFunc.Name), typeof, literals and names
-    of classes and enum values; no function call, set or aggregate. Such a conjunct of
+    of classes, enum values and MPI functions; no function call, set or aggregate. Such a conjunct of
     every condition delimits the property's rows (a context that fails it is outside the
     property, as one outside its parameter's class; the catalog's properties of MPI
     calls have rows for those calls only) rather than being a condition that fails.
@@ -1332,7 +1442,9 @@ def _is_context_guard(node, contexts: set, model: DataModel) -> bool:
     if not (isinstance(node, lark.Tree) and static(node)):
         return False
     read = names(node)
-    return bool(read & contexts) and all(n in contexts or n in model.classes or n in model.enum_values for n in read)
+    return bool(read & contexts) and all(
+        n in contexts or n in model.classes or n in model.enum_values or n in _mpi_functions(lower=True) for n in read
+    )
 
 
 def _cond_id(node) -> str:
@@ -1381,20 +1493,31 @@ def _jinja(sql: str) -> str:
 def check(path: str | Path, text: str, shared: list[tuple] = ()) -> list[AslError]:
     """Every problem of an ASL specification (a syntax error stops at the first); ``shared``:
     as ``Compiler``'s."""
+    return checked(path, text, shared)[0]
+
+
+def checked(path: str | Path, text: str, shared: list[tuple] = ()) -> tuple[list[AslError], list[Reading]]:
+    """Every problem of an ASL specification, as ``check``, and every place it is read as the
+    report writes it, not as its grammar does (``Reading``), each in the order of the text."""
     try:
         compiler = Compiler(path, text, shared=shared)
     except AslError as error:
-        return [error]
+        return [error], []
     compiler.compile()
     unique = {(e.line, e.column, e.problem): e for e in compiler.errors}  # a template's, once
-    return [unique[key] for key in sorted(unique)]
+    return [unique[key] for key in sorted(unique)], _in_order(compiler.readings)
 
 
-def compile_text(path: str | Path, text: str, shared: list[tuple] = ()) -> list[Entry]:
-    """The entries of an ASL specification; its first problem raises ``AslError``. ``shared``:
-    as ``Compiler``'s."""
+def compile_text(path: str | Path, text: str, shared: list[tuple] = ()) -> tuple[list[Entry], list[Reading]]:
+    """The entries of an ASL specification and the places read as the report writes them;
+    its first problem raises ``AslError``. ``shared``: as ``Compiler``'s."""
     compiler = Compiler(path, text, shared=shared)
     entries = compiler.compile()
     if compiler.errors:
         raise min(compiler.errors, key=lambda e: (e.line, e.column))
-    return entries
+    return entries, _in_order(compiler.readings)
+
+
+def _in_order(readings: list[Reading]) -> list[Reading]:
+    """Each reading once (a template's are met at each of its properties), by line and column."""
+    return sorted(set(readings), key=lambda r: (r.line, r.column, r.how))
