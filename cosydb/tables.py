@@ -375,6 +375,26 @@ _TABLES = [
         ),
     ),
     StoredTable(
+        "file_operations",
+        "loader",
+        "File operations a trace records apart from its events (OTF FileOperation, "
+        "Begin/EndFileOperation): one row per operation; the I/O calls around them are regions.",
+        pa.schema(
+            [
+                column("location_id", _I64),
+                column("time", _U64, "its start, raw ticks (as events.time)"),
+                column("duration", _U64, "raw ticks"),
+                column("file", _STR, "the file's name"),
+                column("handle_id", _U64, "the open file it operates on (one per open)"),
+                column(
+                    "operation", _STR, "open, close, read, write, seek, unlink, rename, dup, sync, lock, unlock, other"
+                ),
+                column("failed", _BOOL, "the operation failed (could not open, read or write all bytes, ...)"),
+                column("bytes", _U64, "read or written; for seek the new position; 0 for open and close"),
+            ]
+        ),
+    ),
+    StoredTable(
         "record_counts",
         "loader",
         "Records read per location and type.",

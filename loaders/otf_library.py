@@ -17,7 +17,7 @@ READ_ERROR = 2**64 - 1  # OTF_READ_ERROR
 
 # record numbers (OTF_Definitions.h)
 DEFTIMERRESOLUTION, DEFPROCESS, DEFPROCESSGROUP, DEFFUNCTION, DEFFUNCTIONGROUP = 13, 14, 15, 16, 17
-DEFCOUNTER, DEFCOLLOP, DEFCREATOR = 18, 20, 24
+DEFCOUNTER, DEFCOLLOP, DEFCREATOR, DEFFILE = 18, 20, 24, 25
 COUNTER, ENTER, COLLOP, RECEIVE, SEND, LEAVE = 1, 2, 5, 10, 11, 12
 BEGINCOLLOP, ENDCOLLOP = 51, 52
 BEGINPROCESS, ENDPROCESS, FILEOPERATION, BEGINFILEOP, ENDFILEOP = 35, 36, 42, 53, 54
@@ -39,6 +39,7 @@ HANDLERS = {
     DEFCOUNTER: _handler(c_uint32, c_uint32, c_char_p, c_uint32, c_uint32, c_char_p),
     DEFCOLLOP: _handler(c_uint32, c_uint32, c_char_p, c_uint32),
     DEFCREATOR: _handler(c_uint32, c_char_p),
+    DEFFILE: _handler(c_uint32, c_uint32, c_char_p, c_uint32),
     ENTER: _handler(c_uint64, c_uint32, c_uint32, c_uint32),
     LEAVE: _handler(c_uint64, c_uint32, c_uint32, c_uint32),
     SEND: _handler(c_uint64, c_uint32, c_uint32, c_uint32, c_uint32, c_uint32, c_uint32),
@@ -92,6 +93,11 @@ _SIGNATURES = {
     "OTF_Writer_writeFileOperation": (
         c_int,
         [c_void_p, c_uint64, c_uint32, c_uint32, c_uint64, c_uint32, c_uint64, c_uint64, c_uint32],
+    ),
+    "OTF_Writer_writeBeginFileOperation": (c_int, [c_void_p, c_uint64, c_uint32, c_uint64, c_uint32]),
+    "OTF_Writer_writeEndFileOperation": (
+        c_int,
+        [c_void_p, c_uint64, c_uint32, c_uint32, c_uint64, c_uint64, c_uint32, c_uint64, c_uint32],
     ),
     "OTF_Writer_writeEnter": (c_int, [c_void_p, c_uint64, c_uint32, c_uint32, c_uint32]),
     "OTF_Writer_writeLeave": (c_int, [c_void_p, c_uint64, c_uint32, c_uint32, c_uint32]),

@@ -19,8 +19,11 @@ How OTF's records become cosydb's events:
 - a Counter is a METRIC event (its value in ``metric_values``, its DefCounter a metric of
   ``metrics``), moved before the Enter / Leave it follows at the same time (VampirTrace writes
   it after the event, OTF2 and cosydb's counter model before);
-- file operations (FileOperation, Begin/EndFileOperation) are counted in ``record_counts``,
-  not stored; records of other kinds are not read.
+- a file operation (FileOperation, or BeginFileOperation / EndFileOperation) is a row of
+  ``file_operations`` (its start, duration, file, operation and bytes), not an event; the
+  functions of an I/O function group (VampirTrace's ``I/O``: open, read, write, lseek, ...)
+  are file I/O regions (role FILE_IO, paradigm IO), whose time is the ASL summaries' IoTime;
+- records of other kinds are not read.
 
 The library calls back per record; the events are buffered per process in typed arrays and
 written in parts of FLUSH_EVENTS, so memory stays bounded (3M events: 406 MiB, 356k events/s).
@@ -35,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import glob
+import re
 import shutil
 import tempfile
 import time
@@ -85,6 +89,9 @@ _MPI_ROLES = {
     "Exscan": "COLL_OTHER",
 }
 _STORED = {
+    "FILE_OPERATION",
+    "BEGIN_FILE_OPERATION",
+    "END_FILE_OPERATION",
     "ENTER",
     "LEAVE",
     "SEND",
@@ -95,6 +102,12 @@ _STORED = {
     "END_COLLECTIVE_OPERATION",
 }
 _EVENT_COLUMNS = schema("events").names
+#: VampirTrace's function group of file I/O calls ("I/O"; "LIBC-I/O", "IO" alike)
+_IO_GROUP = re.compile(r"([A-Za-z]+[-_ ])?I/?O", re.IGNORECASE)
+#: OTF_FILEOP_* (the operation's low bits) and the flag of a failed operation
+_FILE_OPERATIONS = dict(enumerate(["open", "close", "read", "write", "seek", "unlink", "rename", "dup", "sync"]))
+_FILE_OPERATIONS |= {9: "lock", 10: "unlock"}
+_FILEOP_BITS, _IOFLAG_IOFAILED = 0x1F, 32
 
 
 def detect(path: Path) -> bool:
@@ -170,6 +183,7 @@ class _Definitions:
         self.functions: dict[int, tuple[str, int]] = {}  # id -> (name, function group)
         self.collectives: dict[int, str] = {}  # id -> name
         self.counters: dict[int, tuple[str, int, str]] = {}  # id -> (name, properties, unit)
+        self.files: dict[int, str] = {}  # id -> name
 
     def handlers(self) -> dict:
         h = otf_library.HANDLERS
@@ -206,7 +220,12 @@ class _Definitions:
             self.counters[cid] = (_text(name, self.encoding), properties, _text(unit, self.encoding))
             return 0
 
+        def file(_u, _stream, fid, name, _group, _kv):
+            self.files[fid] = _text(name, self.encoding)
+            return 0
+
         return {
+            otf_library.DEFFILE: h[otf_library.DEFFILE](file),
             otf_library.DEFTIMERRESOLUTION: h[otf_library.DEFTIMERRESOLUTION](resolution),
             otf_library.DEFCREATOR: h[otf_library.DEFCREATOR](creator),
             otf_library.DEFPROCESS: h[otf_library.DEFPROCESS](process),
@@ -311,6 +330,9 @@ class _Events:
         self.open_collectives: dict[tuple[int, int], dict] = {}  # (process, matching id) -> END payload
         self.counts: dict[tuple[int, str], int] = {}
         self.unmatched_leaves: dict[int, int] = {}
+        self.file_operations: list[dict] = []  # rows of file_operations (few: one per I/O call)
+        self.open_file_operations: dict[tuple[int, int], int] = {}  # (process, matching id) -> start
+        self.unmatched_file_operations: dict[int, int] = {}
 
     def _columns(self, pid: int) -> _Columns:
         if pid not in self.rows:  # a process the definitions did not name
@@ -442,19 +464,31 @@ class _Events:
             self._row(pid, t, "METRIC", before_last=follows_its_event, metric_id=cid, value=value)
             return 0
 
-        def counted(record: str, process_argument: int):
-            """A handler that counts the record of the process in argument ``process_argument``."""
+        def file_operation(_u, t, fid, pid, handle, op, nbytes, duration, _source, _kv):
+            """A file operation from ``t`` (its start: VampirTrace writes the record's time as
+            the call's start and its duration beside it) for ``duration`` ticks."""
+            self._count(pid, "FILE_OPERATION")
+            self._file_operation(pid, t, duration, fid, handle, op, nbytes)
+            return 0
 
-            def handle(*args):
-                self._count(args[process_argument], record)
-                return 0
+        def begin_file_operation(_u, t, pid, match, _scl, _kv):
+            self._count(pid, "BEGIN_FILE_OPERATION")
+            self.open_file_operations[(pid, match)] = t
+            return 0
 
-            return handle
+        def end_file_operation(_u, t, pid, fid, match, handle, op, nbytes, _scl, _kv):
+            self._count(pid, "END_FILE_OPERATION")
+            start = self.open_file_operations.pop((pid, match), None)
+            if start is None:
+                self.unmatched_file_operations[pid] = self.unmatched_file_operations.get(pid, 0) + 1
+            else:
+                self._file_operation(pid, start, t - start, fid, handle, op, nbytes)
+            return 0
 
         return {
-            lib.FILEOPERATION: h[lib.FILEOPERATION](counted("FILE_OPERATION", 3)),
-            lib.BEGINFILEOP: h[lib.BEGINFILEOP](counted("BEGIN_FILE_OPERATION", 2)),
-            lib.ENDFILEOP: h[lib.ENDFILEOP](counted("END_FILE_OPERATION", 2)),
+            lib.FILEOPERATION: h[lib.FILEOPERATION](file_operation),
+            lib.BEGINFILEOP: h[lib.BEGINFILEOP](begin_file_operation),
+            lib.ENDFILEOP: h[lib.ENDFILEOP](end_file_operation),
             lib.ENTER: h[lib.ENTER](enter),
             lib.LEAVE: h[lib.LEAVE](leave),
             lib.SEND: h[lib.SEND](message("MPI_SEND", "SEND")),
@@ -464,6 +498,20 @@ class _Events:
             lib.ENDCOLLOP: h[lib.ENDCOLLOP](end_collective),
             lib.COUNTER: h[lib.COUNTER](counter),
         }
+
+    def _file_operation(self, pid: int, start: int, duration: int, fid: int, handle: int, op: int, nbytes: int):
+        self.file_operations.append(
+            dict(
+                location_id=pid,
+                time=start,
+                duration=duration,
+                file=self.defs.files.get(fid, f"file {fid}"),
+                handle_id=handle,
+                operation=_FILE_OPERATIONS.get(op & _FILEOP_BITS, "other"),
+                failed=bool(op & _IOFLAG_IOFAILED),
+                bytes=nbytes,
+            )
+        )
 
     def finish(self) -> None:
         """Write what is buffered, with the END of a single-record collective whose call was
@@ -555,6 +603,7 @@ def _load(master: Path, stub: str, sink, encoding: str) -> LoadResult:
 
     for location in tables["locations"]:
         location["number_of_events"] = events.written.get(location["location_id"], 0)
+    tables["file_operations"] = events.file_operations
     tables["record_counts"] = [
         dict(location_id=pid, type=record, count=count, has_payload=record in _STORED)
         for (pid, record), count in sorted(events.counts.items())
@@ -572,6 +621,17 @@ def _load(master: Path, stub: str, sink, encoding: str) -> LoadResult:
             detail="Leave record with no region entered (dropped)",
         )
         for pid, count in sorted(events.unmatched_leaves.items())
+    ]
+    for pid, _ in events.open_file_operations:  # begun, never ended
+        events.unmatched_file_operations[pid] = events.unmatched_file_operations.get(pid, 0) + 1
+    warnings += [
+        dict(
+            check="unmatched_file_operations",
+            location_id=pid,
+            count=count,
+            detail="BeginFileOperation without its EndFileOperation, or the reverse (dropped)",
+        )
+        for pid, count in sorted(events.unmatched_file_operations.items())
     ]
     total = sum(events.written.values())
     first = min((t for t, _ in events.times), default=None)
@@ -624,8 +684,9 @@ def _definition_tables(defs: _Definitions) -> dict[str, list[dict]]:
     for fid, (name, gid) in sorted(defs.functions.items()):
         group = defs.function_groups.get(gid, "")
         is_mpi = name.startswith("MPI_") or group.upper() == "MPI"
-        role = _MPI_ROLES.get(name.removeprefix("MPI_"), "FUNCTION") if is_mpi else "FUNCTION"
-        paradigm = "MPI" if is_mpi else "OPENMP" if group.upper().startswith("OMP") else "USER"
+        is_io = not is_mpi and _IO_GROUP.fullmatch(group) is not None
+        role = _MPI_ROLES.get(name.removeprefix("MPI_"), "FUNCTION") if is_mpi else "FILE_IO" if is_io else "FUNCTION"
+        paradigm = "MPI" if is_mpi else "IO" if is_io else "OPENMP" if group.upper().startswith("OMP") else "USER"
         regions.append(dict(region_id=fid, name=name, canonical_name=name, role=role, paradigm=paradigm))
     communicators, comm_members = [], []
     world = max([*defs.groups, 0]) + 1

@@ -226,8 +226,9 @@ def test_names_read_in_the_encoding_given(tmp_path):
 
 def test_a_stray_leave_and_a_process_without_events(tmp_path):
     """Written by hand: process 1 leaves a region it never entered, then runs main 10..50 and
-    writes a file in it; process 2 is defined but has no events. The stray Leave is dropped
-    with a warning; the file operation is counted."""
+    writes a file in it, then begins a file operation it never ends; process 2 is defined but
+    has no events. The stray Leave and the unended operation are dropped with a warning each;
+    the file operation is stored."""
     lib = otf_library.library()
     manager = lib.OTF_FileManager_open(10)
     writer = lib.OTF_Writer_open(str(tmp_path / "odd").encode(), 1, manager)
@@ -238,7 +239,8 @@ def test_a_stray_leave_and_a_process_without_events(tmp_path):
     lib.OTF_Writer_writeDefFile(writer, 0, 1, b"out.dat", 0)
     lib.OTF_Writer_writeLeave(writer, 5, 1, 1, 0)
     lib.OTF_Writer_writeEnter(writer, 10, 1, 1, 0)
-    lib.OTF_Writer_writeFileOperation(writer, 20, 1, 1, 7, 1, 4096, 10, 0)  # OTF_FILEOP_WRITE
+    lib.OTF_Writer_writeFileOperation(writer, 20, 1, 1, 7, 3, 4096, 10, 0)  # OTF_FILEOP_WRITE
+    lib.OTF_Writer_writeBeginFileOperation(writer, 30, 1, 99, 0)  # never ended
     lib.OTF_Writer_writeLeave(writer, 50, 1, 1, 0)
     lib.OTF_Writer_close(writer)
     lib.OTF_FileManager_close(manager)
@@ -251,9 +253,52 @@ def test_a_stray_leave_and_a_process_without_events(tmp_path):
     assert con.execute("SELECT incl_s FROM region_instances").fetchall() == [(pytest.approx(40 * NS),)]
     (warning,) = rows(con, "SELECT * FROM load_warnings WHERE \"check\" = 'unbalanced_regions' AND location_id = 1")
     assert warning["count"] == 1
+    (warning,) = rows(con, "SELECT * FROM load_warnings WHERE \"check\" = 'unmatched_file_operations'")
+    assert (warning["location_id"], warning["count"]) == (1, 1)
     assert con.execute("SELECT count, has_payload FROM record_counts WHERE type = 'FILE_OPERATION'").fetchall() == [
-        (1, False)
+        (1, True)
     ]
+    assert con.execute("SELECT * EXCLUDE (experiment_id) FROM file_operations").fetchall() == [
+        (1, 20, 10, "out.dat", 7, "write", False, 4096)
+    ]
+
+
+@pytest.mark.parametrize("records", ["single", "begin_end"])
+def test_file_io_is_io_time_and_its_operations_are_stored(tmp_path, records):
+    """VampirTrace's I/O function group are file I/O regions and its file operations rows of
+    their own. Rank r writes in fwrite at 100 for 50 + 30r ns (a FileOperation inside it);
+    rank 1 also reads 10 bytes at 500 for 20 ns in main itself, outside any I/O call, and
+    that read failed. io_cost at each call path is the constructed I/O time under it: fwrite's
+    time, and the read outside an I/O call at main's."""
+    writes = {r: 50 + 30 * r for r in range(3)}
+    b = TraceBuilder(3)
+    operations = {}
+    for r in range(3):
+        with b[r].open("main", 0, 1000):
+            b[r].region("fwrite", 100, 100 + writes[r])
+            b[r].region("work", 300, 400)
+        operations[r] = [(100, writes[r] - 5, "out.dat", "write", 4096 * (r + 1), False)]
+    operations[1].append((500, 20, "in.dat", "read", 10, True))
+    master = otf_writer.write(b, tmp_path / "run", file_operations=operations, file_records=records)
+    load(master, tmp_path / "run.cosydb")
+    con = database.connect(tmp_path / "run.cosydb")
+    stored = con.execute(
+        "SELECT location_id - 1, time, duration, file, operation, bytes, failed FROM file_operations ORDER BY 1, 2"
+    ).fetchall()
+    assert stored == [
+        (r, start, duration, file, operation, nbytes, failed)
+        for r in range(3)
+        for start, duration, file, operation, nbytes, failed in operations[r]
+    ]
+    assert con.execute("SELECT role, paradigm FROM regions WHERE name = 'fwrite'").fetchall() == [("FILE_IO", "IO")]
+    con.close()
+    under = {  # I/O time under each call path, over the ranks
+        "prog/main/fwrite": sum(writes.values()),
+        "prog/main": sum(writes.values()) + 20,
+        "prog": sum(writes.values()) + 20,
+    }
+    result = evaluate(tmp_path / "run.cosydb", "io_cost")
+    assert property_rows(result, "io_cost") == {path: pytest.approx(ns * NS) for path, ns in under.items()}
 
 
 def test_without_the_library_one_line_names_the_package(tmp_path):
