@@ -293,6 +293,22 @@ def test_a_file_uses_the_definitions_of_the_prelude_and_of_files_before_it(tmp_p
     assert cosydb("asl", "check", mine).returncode == 1
 
 
+def test_a_reading_is_said_by_the_file_it_is_in(tmp_path):
+    """A template read as the report writes it (CacheCost, word for word: 'Cost' for its
+    'Costs') and instantiated by a later file: the readings are the template file's, not the
+    later one's, whose own text is strict ASL."""
+    cache_cost = word_for_word("CacheCost", tmp_path)
+    mine = tmp_path / "mine.asl"
+    mine.write_text(
+        "float MyCostFunc(Region r, Experiment e) = Summary(r,e).L2CacheMisses;\n"
+        "PROPERTY CacheCost<MyCostFunc> MyCacheMisses;\n"
+    )
+    errors, readings = checked(mine, mine.read_text(), [(cache_cost, cache_cost.read_text())])
+    assert errors == [] and readings == []
+    _, theirs = checked(cache_cost, cache_cost.read_text())
+    assert {r.how for r in theirs} >= {"'Cost' read as 'Costs', the name defined here in another spelling"}
+
+
 def test_the_builtin_specification_has_no_problem():
     path = catalog.asl_specification("mpi")
     assert path == Path(catalog.builtin_dir()) / "asl" / "mpi.asl"

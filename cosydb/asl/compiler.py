@@ -189,7 +189,9 @@ class Compiler:
         self.readings: list[Reading] = []  # where this specification is read leniently
         for shared_path, shared_text in [(PRELUDE, PRELUDE.read_text()), *shared]:
             self._share(shared_path, shared_text)
-        self._collect(self._leniently(parse(text, path)))
+        tree = parse(text, path)
+        self.own_nodes = {id(node) for node in tree.iter_subtrees()}  # a reading elsewhere is its file's
+        self._collect(self._leniently(tree))
 
     # -- errors -------------------------------------------------------------------------
 
@@ -199,8 +201,11 @@ class Compiler:
         return ERROR
 
     def reading(self, node, how: str) -> None:
-        line, column = _position(node)
-        self.readings.append(Reading(self.path, line, column, how))
+        """Say how ``node`` of this specification is read (not one of a shared template's or
+        function's: that file's own check says it)."""
+        if id(node) in self.own_nodes:
+            line, column = _position(node)
+            self.readings.append(Reading(self.path, line, column, how))
 
     def _leniently(self, tree: lark.Tree, own: bool = True) -> lark.Tree:
         """``tree`` with the report's departures from its grammar read: a parameter of
