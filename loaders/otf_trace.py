@@ -613,25 +613,20 @@ def _load(master: Path, stub: str, sink, encoding: str) -> LoadResult:
             sink.write(name, conform(name, rows))
         except (pa.ArrowInvalid, OverflowError) as error:  # e.g. a function id beyond 32 bits
             raise CosyError(master, f"corrupt definitions: {name}: {error}") from None
-    warnings = [
-        dict(
-            check="unbalanced_regions",
-            location_id=pid,
-            count=count,
-            detail="Leave record with no region entered (dropped)",
-        )
-        for pid, count in sorted(events.unmatched_leaves.items())
-    ]
     for pid, _ in events.open_file_operations:  # begun, never ended
         events.unmatched_file_operations[pid] = events.unmatched_file_operations.get(pid, 0) + 1
-    warnings += [
-        dict(
-            check="unmatched_file_operations",
-            location_id=pid,
-            count=count,
-            detail="BeginFileOperation without its EndFileOperation, or the reverse (dropped)",
-        )
-        for pid, count in sorted(events.unmatched_file_operations.items())
+    dropped = [
+        ("unbalanced_regions", events.unmatched_leaves, "Leave record with no region entered (dropped)"),
+        (
+            "unmatched_file_operations",
+            events.unmatched_file_operations,
+            "BeginFileOperation without its EndFileOperation, or the reverse (dropped)",
+        ),
+    ]
+    warnings = [
+        dict(check=check, location_id=pid, count=count, detail=detail)
+        for check, counts, detail in dropped
+        for pid, count in sorted(counts.items())
     ]
     total = sum(events.written.values())
     first = min((t for t, _ in events.times), default=None)
