@@ -36,7 +36,6 @@ joins it to the set. See docs/asl.md.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +44,7 @@ import lark
 
 from .model import PRIMITIVES, DataModel, SetOf, builtin, type_of
 from .parser import AslError, parse
+from .readings import Reading, in_order, leniently, mpi_functions, spelling
 
 NUMERIC = {"int", "float"}
 AGGREGATES = {"sum": "sum", "count": "count", "max": "max", "min": "min", "avg": "avg", "stdev": "stddev_pop"}
@@ -147,21 +147,6 @@ class Entry:
     info: str = ""  # its one line, where the comment above the property is another's
 
 
-@dataclass(frozen=True)
-class Reading:
-    """A place where a specification departs from the report's grammar or names in a way the
-    report's own text does, and how the checker reads it (docs/asl.md, "Read as the report
-    writes it")."""
-
-    path: str
-    line: int
-    column: int
-    how: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.how}"
-
-
 #: The report's global definitions (Summary, Duration, ...), which every specification sees.
 PRELUDE = Path(__file__).with_name("prelude.asl")
 
@@ -191,7 +176,7 @@ class Compiler:
             self._share(shared_path, shared_text)
         tree = parse(text, path)
         self.own_nodes = {id(node) for node in tree.iter_subtrees()}  # a reading elsewhere is its file's
-        self._collect(self._leniently(tree))
+        self._collect(leniently(tree, self.model.parameters, self.reading, self.error))
 
     # -- errors -------------------------------------------------------------------------
 
@@ -207,30 +192,6 @@ class Compiler:
             line, column = _position(node)
             self.readings.append(Reading(self.path, line, column, how))
 
-    def _leniently(self, tree: lark.Tree, own: bool = True) -> lark.Tree:
-        """``tree`` with the report's departures from its grammar read: a parameter of
-        ``parameters:`` without a type (``RankBasis``) has the class supplied_data.yaml gives
-        it; a property's body may lack its opening '{'. Each is a reading (an error) of this
-        specification's ``own`` tree; another's are its own check's."""
-        say = self.reading if own else lambda node, how: None
-        for node in tree.iter_subtrees():
-            if node.data == "untyped_param":
-                name = node.children[0]
-                spec = self.model.parameters.get(name.lower())
-                if spec is None:  # left out of the parameters (_params)
-                    if own:
-                        self.error(node, f"parameter '{name}' has no type (a parameter is 'type name')")
-                    continue
-                say(node, f"parameter '{name}' without a type: read as '{spec['class']} {name}' (supplied_data.yaml)")
-                node.data, node.children = "param", [_named_type(spec["class"]), name]
-            elif node.data in ("property", "template"):
-                opening = [c for c in node.children if isinstance(c, lark.Tree) and c.data == "opening"]
-                if not opening:
-                    body = next(c for c in node.children if isinstance(c, lark.Tree) and c.data == "body")
-                    say(body, "the body's opening '{' is missing: read as written")
-                node.children = [c for c in node.children if c not in opening]
-        return tree
-
     # -- the specification's items ------------------------------------------------------
 
     def _share(self, path: str | Path, text: str) -> None:
@@ -238,7 +199,7 @@ class Compiler:
         before this one); its properties are its own. A function replaces an earlier one of
         the same name and number of parameters."""
         own, self.text = self.text, text  # a template keeps its own file's text
-        for item in self._leniently(parse(text, path), own=False).children:
+        for item in leniently(parse(text, path), self.model.parameters, _unsaid, _unsaid).children:  # its own check's
             if item.data == "definition":
                 definition = _definition(item)
                 self._define(definition)
@@ -710,13 +671,13 @@ class Compiler:
         a local name written in another spelling (``max_wait`` for the LET's ``MaxWait``,
         ``Cost`` for ``Costs``), an MPI function's name left unquoted (``MPI_Barrier``: the
         string); else an error."""
-        near = [key for key in env if isinstance(key, str) and _spelling(key) == _spelling(name)]
+        near = [key for key in env if isinstance(key, str) and spelling(key) == spelling(name)]
         if len(near) == 1:
             bound = env[near[0]]
             written = bound[1].name if isinstance(bound, tuple) else near[0]
             self.reading(node, f"'{name}' read as '{written}', the name defined here in another spelling")
             return self._name(lark.Tree("name", [lark.Token("NAME", written)]), env)
-        if name in _mpi_functions():
+        if name in mpi_functions():
             self.reading(node, f"unquoted {name} read as the MPI function of that name (its name beside a String)")
             mapping = self.model.mapping("Function")
             alias = self._alias("function")
@@ -1304,6 +1265,10 @@ INSTANCE_COLUMNS = {
 }
 
 
+def _unsaid(_node, _text: str) -> None:
+    """A reading or error of another specification, which its own check says."""
+
+
 def _instances(name: str) -> str:
     """The name of the pattern holding a property of an event's rows per event."""
     return f"{name}Instances"
@@ -1353,7 +1318,7 @@ def _source(text: str, node) -> str:
 
 
 def _params(node) -> list:
-    """(type, name, node) of each parameter (one left untyped is reported: ``_leniently``)."""
+    """(type, name, node) of each parameter (one left untyped is reported: ``readings.leniently``)."""
     return [(type_of(p.children[0]), str(p.children[1]), p) for p in node.children if p.data == "param"]
 
 
@@ -1369,29 +1334,6 @@ def _definition(node: lark.Tree) -> Definition:
         else []
     )
     return Definition(name, dtype, params, children[0] if children else None, node)
-
-
-def _spelling(name: str) -> str:
-    """``name`` without case, underscores and a plural's 's': max_wait and MaxWait, Cost and Costs."""
-    return name.lower().replace("_", "").removesuffix("s")
-
-
-@functools.cache
-def _mpi_functions(lower: bool = False) -> frozenset[str]:
-    """The C names of the MPI standard's procedures (the MPI Forum's pympistandard data), or
-    those names in lower case."""
-    if lower:
-        return frozenset(name.lower() for name in _mpi_functions())
-    import pympistandard
-
-    pympistandard.use_api_version(1)
-    procedures = pympistandard.PROCEDURES.values()
-    return frozenset(p.express.iso_c.name for p in procedures if p.express.iso_c is not None)  # not Fortran-only
-
-
-def _named_type(class_name: str) -> lark.Tree:
-    """The syntax tree of the type ``class_name``."""
-    return lark.Tree("named_type", [lark.Tree("type_name", [lark.Token("NAME", class_name)])])
 
 
 def _conjuncts(node) -> list:
@@ -1448,7 +1390,7 @@ def _is_context_guard(node, contexts: set, model: DataModel) -> bool:
         return False
     read = names(node)
     return bool(read & contexts) and all(
-        n in contexts or n in model.classes or n in model.enum_values or n in _mpi_functions(lower=True) for n in read
+        n in contexts or n in model.classes or n in model.enum_values or n in mpi_functions(lower=True) for n in read
     )
 
 
@@ -1510,7 +1452,7 @@ def checked(path: str | Path, text: str, shared: list[tuple] = ()) -> tuple[list
         return [error], []
     compiler.compile()
     unique = {(e.line, e.column, e.problem): e for e in compiler.errors}  # a template's, once
-    return [unique[key] for key in sorted(unique)], _in_order(compiler.readings)
+    return [unique[key] for key in sorted(unique)], in_order(compiler.readings)
 
 
 def compile_text(path: str | Path, text: str, shared: list[tuple] = ()) -> tuple[list[Entry], list[Reading]]:
@@ -1520,9 +1462,4 @@ def compile_text(path: str | Path, text: str, shared: list[tuple] = ()) -> tuple
     entries = compiler.compile()
     if compiler.errors:
         raise min(compiler.errors, key=lambda e: (e.line, e.column))
-    return entries, _in_order(compiler.readings)
-
-
-def _in_order(readings: list[Reading]) -> list[Reading]:
-    """Each reading once (a template's are met at each of its properties), by line and column."""
-    return sorted(set(readings), key=lambda r: (r.line, r.column, r.how))
+    return entries, in_order(compiler.readings)
