@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import os
 import shutil
 import sys
-import textwrap
 from pathlib import Path
 
 import duckdb
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from . import SCHEMA_VERSION, __version__, database, formats, interrupts, names
 from .errors import CosyError, close_names, problem_text
+from .terminal import err, out, width
 
 try:  # the click that typer runs: its own copy from typer 0.20 on
     from typer._click import exceptions as click_errors
@@ -121,12 +119,6 @@ def _options(
     """Relational analysis database for MPI/OpenMP performance traces."""
 
 
-# markup is off: names from traces and users ('arr[i]', '[/x]') are printed as they are, but for
-# their control characters, which names.printable escapes
-out = Console(markup=False, highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
-err = Console(stderr=True, markup=False, highlight=False)
-
-
 def _fail(message: str, code: int = 2):
     err.print(f"cosydb: {names.printable(message)}", soft_wrap=True)
     raise typer.Exit(code)
@@ -137,16 +129,6 @@ def _property_sources(properties_dir: list[Path] | None, asl: list[str] | None) 
     from .catalog import asl_specification
 
     return [*(properties_dir or ()), *map(asl_specification, asl or ())]
-
-
-def _check_format(fmt: str, allowed: tuple[str, ...]) -> None:
-    if fmt not in allowed:
-        _fail(f"--format: '{fmt}' is not one of {', '.join(allowed)}")
-
-
-def _value_text(value: float | None, unit: str) -> str:
-    """A property value with its unit ('1.5 s', '300 bytes'); '' for none."""
-    return "" if value is None else f"{value:.6g}" + {"s": " s"}.get(unit, f" {unit}")
 
 
 def _guard(function):
@@ -335,7 +317,7 @@ def info(
 def sql(
     db: Path = typer.Argument(..., help="Database directory."),
     query: str = typer.Argument(..., help="SQL over the tables and views (see docs/schema.md)."),
-    fmt: str = typer.Option("table", "--format", help="table, csv or json."),
+    fmt: str = typer.Option("table", "--format", help=f"{', '.join(formats.SQL)}."),
     experiment: str | None = typer.Option(
         None, "--experiment", help="Experiment that {{ ref('...') }} reads (default: the latest trace)."
     ),
@@ -356,37 +338,23 @@ def sql(
     Example: cosydb sql run.cosydb "SELECT region_id, sum(excl_s) FROM region_instances GROUP BY 1 ORDER BY 2 DESC"
     Example: cosydb sql run.cosydb "SELECT * FROM {{ ref('late_sender_matches') }} LIMIT 5"
     """
-    _check_format(fmt, ("table", "csv", "json"))
+    show = _guard(lambda: formats.chosen(formats.SQL, fmt))
     if limit < 0:
         _fail(f"--limit: {limit} is not a number of rows")
-    _guard(lambda: _run_sql(db, query, fmt, experiment, write, limit))
+    _guard(lambda: _run_sql(db, query, show, experiment, write, limit))
 
 
-def _run_sql(db: Path, query: str, fmt: str, experiment: str | None, write: bool, limit: int) -> None:
+def _run_sql(db: Path, query: str, show, experiment: str | None, write: bool, limit: int) -> None:
     """Run the query and write its result as it streams; without ``write`` this process
     changes no file from here on (``sandbox.forbid_writes``, where the system can)."""
-    from . import result_formats, sandbox
+    from . import sandbox
     from .api import BATCH_ROWS, statement
 
     database.connect(db).close()  # validates, and rewrites the catalog of a moved database first
     if not write:
         sandbox.forbid_writes(sandbox.private_directory())
     with statement(db, query, None, experiment, write, BATCH_ROWS) as batches, _stdout():
-        if fmt == "json":
-            result_formats.write_json(batches, sys.stdout)
-        elif fmt == "csv":
-            sys.stdout.flush()
-            result_formats.write_csv(batches, sys.stdout.buffer)
-        else:
-            result_formats.write_table(batches, _print_result_table, limit)
-
-
-def _print_result_table(header: list[str], rows: list[list[str]], total: int) -> None:
-    table = Table(*names.printable(header), box=None, padding=(0, 2))
-    for row in rows:
-        table.add_row(*names.printable(row))
-    out.print(table)
-    out.print(f"({total} rows)" if total == len(rows) else f"({total} rows, the first {len(rows)} shown: --limit)")
+        show(batches, limit)
 
 
 @app.command()
@@ -525,7 +493,7 @@ def report(
             cube=getattr(form, "NEEDS_CUBE", False),
         )
     )
-    view = formats.ReportView(_width(), top, tree, per_location, show_all, wide, not no_demangle, tuple(prop or ()))
+    view = formats.ReportView(width(), top, tree, per_location, show_all, wide, not no_demangle, tuple(prop or ()))
     if formats.writes_a_file(form):
         out.print(_guard(lambda: form.write(db, result, output, view)))
     elif output is None:
@@ -545,19 +513,6 @@ def _write_text(output: Path, text: str) -> None:
         tmp.write_text(text)
 
 
-def _width() -> int:
-    """The terminal's width; COLUMNS or 120 when the output is not a terminal."""
-    return shutil.get_terminal_size((120, 24)).columns
-
-
-def _path_width(rows: list[list[str]], column: int, least: int) -> int:
-    """The width left on the terminal for ``column`` (a call path, fitted with ``names.fit``)
-    of a ``Table(box=None, padding=(0, 2))`` of ``rows`` (the header included): its width less
-    the other columns and every column's padding, 2 on each side; at least ``least``."""
-    others = sum(max(len(row[i]) for row in rows) for i in range(len(rows[0])) if i != column)
-    return max(_width() - others - 4 * len(rows[0]), least)
-
-
 @app.command()
 def diff(
     db: Path = typer.Argument(..., metavar="DB", help="Database directory (of both experiments, or of the first)."),
@@ -571,7 +526,7 @@ def diff(
     b_name: str | None = typer.Option(
         None, "--b", help="Two databases: the experiment of DB_B (name or id; default: its latest trace)."
     ),
-    fmt: str = typer.Option("table", "--format", help="table, json or csv."),
+    fmt: str = typer.Option("table", "--format", help=f"{', '.join(formats.DIFF)}."),
     prop: list[str] | None = typer.Option(None, "--property", help="Compare only this property (repeatable)."),
     properties_dir: list[Path] | None = typer.Option(
         None, "--properties-dir", help="Directory of plug-in property files (repeatable)."
@@ -593,7 +548,7 @@ def diff(
     """
     from .report import diff as diff_experiments
 
-    _check_format(fmt, ("table", "json", "csv"))
+    show = _guard(lambda: formats.chosen(formats.DIFF, fmt))
     if third is not None:
         if a_name is not None or b_name is not None:
             _fail("diff: --a and --b name the experiments of two databases; DB A B names both already")
@@ -606,57 +561,14 @@ def diff(
             "or two databases (cosydb diff DB_A DB_B)"
         )
     result = _guard(lambda: diff_experiments(db, properties=prop, properties_dirs=properties_dir or (), **compared))
-    if fmt == "json":
-        out.print(json.dumps(result, indent=1, default=str))
-        return
-    if fmt == "csv":
-        import csv
-
-        writer = csv.DictWriter(sys.stdout, fieldnames=list(result["rows"][0]) if result["rows"] else ["property"])
-        writer.writeheader()
-        writer.writerows({k: json.dumps(v) if isinstance(v, list) else v for k, v in r.items()} for r in result["rows"])
-        return
-    result = names.printable(result)
-    out.print(
-        Text.assemble(
-            (f"{result['a']} -> {result['b']}", "bold"),
-            f"   (properties whose condition holds in either; change = {result['b']} - {result['a']})",
-        )
-    )
-    for line in textwrap.wrap(
-        "Each change once: a call path's own value (a row that sums its callees' is theirs, listed "
-        "below it); (= p) the properties with the same values there.",
-        _width(),
-    ):
-        out.print(line)
-    shown = [
-        [
-            r["property"] + (f" (= {', '.join(r['same'])})" if r["same"] else ""),
-            names.path(r["mangled_place"]),  # demangled as report shows it
-            _value_text(r["value_a"], r["unit"]),
-            _value_text(r["value_b"], r["unit"]),
-            _value_text(r["change"], r["unit"]),
-            "" if r["relative_change"] is None else f"{r['relative_change']:+.1%}",
-            f" [{r['condition_id']}]" if r["condition_id"] else "",
-        ]
-        for r in result["rows"][:top]
-    ]
-    header = ["property", "call path", result["a"], result["b"], "change", "relative"]
-    # the call path shortened in its middle, never its leaf, to what the other columns leave
-    left = _path_width([header, *(row[:-1] for row in shown)], 1, 30)
-    table = Table(*header, box=None, padding=(0, 2))
-    for *row, condition in shown:
-        table.add_row(row[0], names.fit(row[1], left - len(condition)) + condition, *row[2:])
-    out.print(table)
-    if len(result["rows"]) > top:
-        out.print(f"({len(result['rows']) - top} more rows: --top, or --format csv)")
+    show(result, top)
 
 
 @app.command()
 def cube(
     db: Path = typer.Argument(..., metavar="DB", help="The cosydb database."),
     experiment: str | None = typer.Option(None, "--experiment", help="Experiment name or id (default: the latest)."),
-    fmt: str = typer.Option("table", "--format", help="table or json."),
+    fmt: str = typer.Option("table", "--format", help=f"{', '.join(formats.CUBE)}."),
 ):
     """Compute the severity cube (metric, call path, location), store it as table severity_cube,
     and show the metric hierarchy with inclusive and exclusive totals.
@@ -665,31 +577,9 @@ def cube(
     """
     from .report import cube as compute_cube
 
-    _check_format(fmt, ("table", "json"))
+    show = _guard(lambda: formats.chosen(formats.CUBE, fmt))
     result = _guard(lambda: compute_cube(db, experiment))
-    if fmt == "json":  # call paths demangled, as recorded in mangled_top_callpath
-        out.print(json.dumps(names.demangled(result), indent=1))
-        return
-    result = names.printable(result)
-    exp = result["experiment"]
-    out.print(
-        Text.assemble(
-            (f"experiment {exp['experiment_id']}: {exp['name']}", "bold"),
-            "   severity cube stored in table severity_cube",
-        )
-    )
-    table = Table("metric", "inclusive", "exclusive", "largest at call path", box=None, padding=(0, 2))
-    rows = []
-    for m in result["metrics"]:
-        value = "{:.6g}" + (" s" if m["unit"] == "s" else "")
-        # a time below a picosecond (no clock's tick) is a rounding residue of the sums: 0
-        shown = [0.0 if m["unit"] == "s" and abs(v) < 1e-12 else v for v in (m["inclusive"], m["exclusive"])]
-        rows.append(["  " * m["depth"] + m["metric"], *(value.format(v) for v in shown)])
-    # the call path demangled as the report shows it, elided in its middle to the terminal's width
-    left = _path_width([["metric", "inclusive", "exclusive", ""], *(row + [""] for row in rows)], 3, 40)
-    for row, m in zip(rows, result["metrics"]):
-        table.add_row(*row, names.fit(names.path(m["top_callpath"]), left) if m["top_callpath"] else "")
-    out.print(table)
+    show(result)
 
 
 @app.command()
@@ -725,7 +615,11 @@ def properties(
     properties_dir: list[Path] | None = typer.Option(
         None, "--properties-dir", help="Directory of plug-in property files (repeatable)."
     ),
-    fmt: str = typer.Option("table", "--format", help="table, or markdown (the catalog document, docs/properties.md)."),
+    fmt: str = typer.Option(
+        "table",
+        "--format",
+        help=f"{', '.join(formats.PROPERTIES)} (markdown: the catalog document, docs/properties.md).",
+    ),
     asl: list[str] | None = _ASL,
 ):
     """List the property catalog: name, kind, unit, one-line description, as a tree.
@@ -733,33 +627,23 @@ def properties(
     Example: cosydb properties; cosydb properties --format markdown > docs/properties.md
     """
     from .catalog import load as load_catalog
-    from .catalog import tree_order
 
-    _check_format(fmt, ("table", "markdown"))
-    catalog = _guard(lambda: load_catalog(_property_sources(properties_dir, asl)))
-    if fmt == "markdown":
-        from .docs import properties_markdown
-
-        sys.stdout.write(properties_markdown(catalog))
-        return
-    table = Table("property", "kind", "unit", "description", box=None, padding=(0, 2))
-    for prop, depth in tree_order(catalog):
-        table.add_row(*names.printable(["  " * depth + prop.name, prop.kind, prop.unit, prop.info]))
-    out.print(table)
+    show = _guard(lambda: formats.chosen(formats.PROPERTIES, fmt))
+    show(_guard(lambda: load_catalog(_property_sources(properties_dir, asl))))
 
 
 @app.command()
 def schema(
-    fmt: str = typer.Option("markdown", "--format", help="markdown (the schema document, docs/schema.md)."),
+    fmt: str = typer.Option(
+        "markdown", "--format", help=f"{', '.join(formats.SCHEMA)} (the schema document, docs/schema.md)."
+    ),
 ):
     """Describe every stored table, column and object of the enhanced model.
 
     Example: cosydb schema > docs/schema.md
     """
-    from .docs import schema_markdown
-
-    _check_format(fmt, ("markdown",))
-    sys.stdout.write(_guard(schema_markdown))
+    show = _guard(lambda: formats.chosen(formats.SCHEMA, fmt))
+    _guard(show)
 
 
 @app.command()

@@ -1,6 +1,7 @@
-"""The output formats of ``cosydb report`` and ``cosydb export``: a registry, format name ->
-the module that writes it (imported when chosen), so that a new format is one module and
-one line here (docs/contributing.md).
+"""The output formats of every command: a registry per command, format name -> the module
+(``report``, ``export``) or the function (``module:function``, the other commands) that
+writes it, imported when chosen, so that a new format is one module or function and one
+line here (docs/contributing.md).
 
 A report format's module has ``SUFFIX`` (its files', for the example of ``-o``) and either
 ``text(result, view) -> str``: the report ``result`` (``cosydb.report.run``) as text, printed
@@ -10,11 +11,14 @@ A format that shows the severity cube sets ``NEEDS_CUBE = True``: the report the
 (``report.run(..., cube=True)``).
 An export format's module has ``export(db, output, experiment, start, end, locations) -> dict``
 (the counts written; ``start``, ``end``, ``locations``: the window, where the format has one)
-and ``summary(written) -> str`` (the line said)."""
+and ``summary(written) -> str`` (the line said).
+The other commands' functions (``cosydb.command_views``) show a result: ``sql`` (batches,
+limit), ``diff`` (result, top), ``cube`` (result), ``properties`` (catalog), ``schema`` ()."""
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -34,6 +38,14 @@ EXPORT = {
     "perfetto": "cosydb.perfetto",
 }
 
+_VIEWS = "cosydb.command_views"
+#: ``cosydb sql --format``, ``diff``, ``cube``, ``properties`` and ``schema``: the default first.
+SQL = {"table": f"{_VIEWS}:sql_table", "csv": f"{_VIEWS}:sql_csv", "json": f"{_VIEWS}:sql_json"}
+DIFF = {"table": f"{_VIEWS}:diff_table", "json": f"{_VIEWS}:diff_json", "csv": f"{_VIEWS}:diff_csv"}
+CUBE = {"table": f"{_VIEWS}:cube_table", "json": f"{_VIEWS}:cube_json"}
+PROPERTIES = {"table": f"{_VIEWS}:properties_table", "markdown": f"{_VIEWS}:properties_markdown"}
+SCHEMA = {"markdown": f"{_VIEWS}:schema_markdown"}
+
 
 @dataclass(frozen=True)
 class ReportView:
@@ -49,11 +61,14 @@ class ReportView:
     properties: tuple[str, ...] = ()  # --property: only these evaluated
 
 
-def chosen(registry: dict[str, str], name: str, where="--format") -> ModuleType:
-    """The module of format ``name`` of ``registry``; an unknown name is a one-line error naming ``where``."""
+def chosen(registry: dict[str, str], name: str, where="--format") -> ModuleType | Callable:
+    """The module (or function) of format ``name`` of ``registry``; an unknown name is a
+    one-line error naming ``where``."""
     if name not in registry:
         raise CosyError(where, f"'{name}' is not one of {', '.join(registry)}")
-    return importlib.import_module(registry[name])
+    module, _, function = registry[name].partition(":")
+    imported = importlib.import_module(module)
+    return getattr(imported, function) if function else imported
 
 
 def writes_a_file(module: ModuleType) -> bool:

@@ -58,6 +58,31 @@ def test_an_unknown_format_is_a_one_line_error_listing_the_registry(db, tmp_path
         done = CliRunner().invoke(app, [command, str(db), "--format", "pdf", "-o", str(tmp_path / "x.pdf")])
         assert (done.exit_code, done.stderr) == (2, f"cosydb: --format: 'pdf' is not one of {listed}\n")
         assert not (tmp_path / "x.pdf").exists()
+    for args, registry in (
+        (["sql", str(db), "SELECT 1"], formats.SQL),
+        (["diff", str(db), str(db)], formats.DIFF),
+        (["cube", str(db)], formats.CUBE),
+        (["properties"], formats.PROPERTIES),
+        (["schema"], formats.SCHEMA),
+    ):
+        done = CliRunner().invoke(app, [*args, "--format", "pdf"])
+        assert (done.exit_code, done.stderr) == (2, f"cosydb: --format: 'pdf' is not one of {', '.join(registry)}\n")
+
+
+def test_another_commands_format_is_one_function_and_one_line(db, tmp_path, monkeypatch):
+    """cosydb cube --format markdown: a function of the result, registered as module:function."""
+    (tmp_path / "cube_markdown.py").write_text(
+        "def show(result):\n"
+        "    for m in result['metrics']:\n"
+        "        print(f\"| {m['metric']} | {m['inclusive']:.6g} |\")\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(formats.CUBE, "markdown", "cube_markdown:show")  # the one line in cosydb/formats.py
+    metrics = json.loads(CliRunner().invoke(app, ["cube", str(db), "--format", "json"]).stdout)["metrics"]
+    shown = CliRunner().invoke(app, ["cube", str(db), "--format", "markdown"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines() == [f"| {m['metric']} | {m['inclusive']:.6g} |" for m in metrics]
+    assert len(metrics) > 5
 
 
 def test_a_file_format_needs_an_output_file(db):
