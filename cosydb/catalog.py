@@ -8,7 +8,9 @@ YAML, which never reaches DuckDB::
     kind: property            # property | pattern | category
     parent: comm_cost         # the property this one specialises (or null)
     unit: s                   # s | count | bytes | ratio
-    wait_state: true          # optional: time lost waiting for a named cause (a "why")
+    wait_state: true          # optional: time lost waiting for a named cause (a "why"), or
+    wait_state: {class: latesender, label: Late Sender}   # and its delay class: the root causes
+                              # (delay_<class>) explain it, the report names them after its label
     sums: children            # optional, a category: the sum of its sub-metrics' values
     problem: false            # optional: a metric, not a problem (the report never ranks it)
     same_as: mpi_latesender   # optional, a property: at each of its places its value is that
@@ -114,6 +116,8 @@ class Property:
     params: dict = field(default_factory=dict)
     requires: list = field(default_factory=list)
     wait_state: bool = False
+    wait_class: str | None = None  # Scalasca's delay class of a wait state: delay_<class> finds its causes
+    wait_label: str | None = None  # how the report names the waiting a wait class explains
     columns: dict = field(default_factory=dict)
     sums_children: bool = False  # a category whose value is the sum of its sub-metrics'
     problem: bool = True  # False: a metric the default report never ranks
@@ -180,6 +184,14 @@ def _build(path: Path, root: Path, header: dict, body: str, entry_name: str | No
         raise CosyError(path, "only a pattern declares columns (a property returns the fixed result row)")
     if not isinstance(columns, dict) or not all(isinstance(t, str) for t in columns.values()):
         raise CosyError(path, "columns must map each column name to a DuckDB type")
+    wait = header.get("wait_state", False)
+    if isinstance(wait, dict):
+        if set(wait) != {"class", "label"} or not all(isinstance(v, str) and v for v in wait.values()):
+            raise CosyError(path, "wait_state: true, or {class: its delay class, label: the report's name of it}")
+        if header["kind"] != "property":
+            raise CosyError(path, "wait_state: a wait state is a property")
+    elif not isinstance(wait, bool):
+        raise CosyError(path, "wait_state: true, or {class: its delay class, label: the report's name of it}")
     if "sums" in header and (header["kind"] != "category" or header["sums"] != "children"):
         raise CosyError(path, "sums: children is for a category that sums its sub-metrics")
     if "problem" in header and header["problem"] is not False:
@@ -202,7 +214,9 @@ def _build(path: Path, root: Path, header: dict, body: str, entry_name: str | No
         confidence=str(header.get("confidence", 1)),
         params=params,
         requires=list(requires),
-        wait_state=bool(header.get("wait_state", False)),
+        wait_state=bool(wait),
+        wait_class=wait["class"] if isinstance(wait, dict) else None,
+        wait_label=wait["label"] if isinstance(wait, dict) else None,
         columns={str(k): v.upper() for k, v in columns.items()},
         sums_children="sums" in header,
         problem=header.get("problem", True),

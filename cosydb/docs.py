@@ -59,7 +59,7 @@ def properties_markdown(catalog: dict[str, catalog_mod.Property]) -> str:
         where = prop.path.relative_to(builtin) if prop.path.is_relative_to(builtin) else prop.path
         facts = [prop.kind, f"unit {prop.unit}", f"parent `{prop.parent}`" if prop.parent else "a root"]
         if prop.wait_state:
-            facts.append("wait state")
+            facts.append(f"wait state of delay class `{prop.wait_class}`" if prop.wait_class else "wait state")
         if prop.requires:
             facts.append("requires " + ", ".join(prop.requires))
         if prop.same_as:

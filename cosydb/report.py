@@ -369,6 +369,8 @@ def catalog_table(catalog: dict) -> pa.Table:
             parent=p.parent,
             unit=p.unit,
             wait_state=p.wait_state,
+            wait_class=p.wait_class,
+            wait_label=p.wait_label,
             problem=p.problem,
             info=p.info,
             family=p.family,

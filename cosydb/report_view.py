@@ -184,19 +184,6 @@ def problems(
     return lines
 
 
-#: The wait states each delay class explains, as the report names them.
-_WAIT_CLASSES = {
-    "latesender": "Late Sender",
-    "latereceiver": "Late Receiver",
-    "barrier": "waiting in barriers",
-    "n2n": "waiting in N-to-N collectives",
-    "12n": "Late Broadcast (1-to-N)",
-    "n21": "Early Reduce (N-to-1)",
-    "ompbarrier": "waiting in OpenMP barriers",
-    "ompidle": "idle OpenMP threads",
-}
-
-
 def _root_causes(result: dict, width: int, mode: str, wide: bool, classes: int, top: int) -> list[str]:
     """The wait states most explained by delay costs (Scalasca's delay_*) and, for each, the
     call paths and locations whose extra time caused them: where balancing the work removes
@@ -211,7 +198,7 @@ def _root_causes(result: dict, width: int, mode: str, wide: bool, classes: int, 
     for c in causes:
         if c["cause_index"] == 1:
             waited = f"{value_text(c['waited_s'], 's')} waited, " if c["waited_s"] else ""
-            lines.append(fit(f"  {_WAIT_CLASSES.get(c['class'], c['class'])}: {waited}caused by", width))
+            lines.append(fit(f"  {c['wait_label']}: {waited}caused by", width))
         if c["cause_index"] > top:
             continue
         long_term = f" (long-term {value_text(c['long_term_s'], 's')})" if c["long_term_s"] else ""

@@ -616,6 +616,8 @@ _TABLES = [
                 column("parent", _STR, "the entry it is a part of"),
                 column("unit", _STR),
                 column("wait_state", _BOOL, "time lost waiting for a named cause: ranked first"),
+                column("wait_class", _STR, "a wait state's delay class: delay_<class> finds what caused it"),
+                column("wait_label", _STR, "how the report names the waiting its class explains"),
                 column("problem", _BOOL, "false for a metric the report never ranks (critical_path, ...)"),
                 column("info", _STR, "one line"),
                 column("family", _STR, "its folder of properties/: asl_mpi, cre, scalasca, ..."),

@@ -1,25 +1,20 @@
 -- The report's root-cause section (cosydb report), part two: what caused the waiting.
--- Over the last report's property_results: per class of wait state (Scalasca's delay
--- classes: latesender, latereceiver, barrier, n2n, 12n, n21, ompbarrier, ompidle), the
--- time waited (its wait-state metric over all processes) and every (call path,
--- location) whose delay caused it: short_term_s (delay_<class>, the excess work in the
--- synchronisation interval) and long_term_s (delay_<class>_longterm, waiting it caused
--- through the waits it propagated to), cause_s their sum. cause_index numbers the
--- causes of a class, largest first; class_index the classes, most explained first.
--- Columns: class, waited_s, explained_s (the class's causes summed), class_index,
+-- Over the last report's property_results and the catalog it used: per class of wait
+-- state (Scalasca's delay classes, as each wait state's header declares it:
+-- property_catalog.wait_class - latesender, latereceiver, barrier, n2n, 12n, n21,
+-- ompbarrier, ompidle), the time waited (its wait-state metrics over all processes) and
+-- every (call path, location) whose delay caused it: short_term_s (delay_<class>, the
+-- excess work in the synchronisation interval) and long_term_s (delay_<class>_longterm,
+-- waiting it caused through the waits it propagated to), cause_s their sum. cause_index
+-- numbers the causes of a class, largest first; class_index the classes, most explained
+-- first. Columns: class, wait_label (the report's name of the waiting it explains, its
+-- wait states'), waited_s, explained_s (the class's causes summed), class_index,
 -- callpath_id, callpath, location_id, rank, thread, short_term_s, long_term_s, cause_s,
 -- cause_index.
-with classes (class, wait_metric) as (
-    values
-    ('latesender', 'mpi_latesender'),
-    ('latereceiver', 'mpi_latereceiver'),
-    ('barrier', 'mpi_barrier_wait'),
-    ('n2n', 'mpi_wait_nxn'),
-    ('12n', 'mpi_latebroadcast'),
-    ('n21', 'mpi_earlyreduce'),
-    ('ompbarrier', 'omp_ibarrier_wait'),
-    ('ompbarrier', 'omp_ebarrier_wait'),
-    ('ompidle', 'omp_idle_threads')
+with classes as (
+    select experiment_id, wait_class as class, name as wait_metric, wait_label
+    from {{ ref('property_catalog') }}
+    where wait_class is not null
 ),
 
 results as (
@@ -30,8 +25,14 @@ results as (
 waited as (
     select r.experiment_id, c.class, sum(r.value) as waited_s
     from results as r
-    join classes as c on r.property = c.wait_metric
+    join classes as c on r.experiment_id = c.experiment_id and r.property = c.wait_metric
     where r.location_id is null
+    group by all
+),
+
+labels as (
+    select experiment_id, class, min(wait_label) as wait_label
+    from classes
     group by all
 ),
 
@@ -62,6 +63,7 @@ ranked as (
 select
     r.experiment_id,
     r.class,
+    n.wait_label,
     coalesce(w.waited_s, 0) as waited_s,
     r.explained_s,
     dense_rank() over (partition by r.experiment_id order by r.explained_s desc, r.class asc) as class_index,
@@ -78,4 +80,5 @@ select
     ) as cause_index
 from ranked as r
 join {{ ref('locations') }} as l using (experiment_id, location_id)
+join labels as n using (experiment_id, class)
 left join waited as w using (experiment_id, class)

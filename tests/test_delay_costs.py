@@ -101,6 +101,45 @@ def test_chain_rank_1_delays_rank_2_partly_by_its_own_work(chain):
     assert (waited, explained) == (pytest.approx(470 * NS), pytest.approx(470 * NS))
 
 
+#: A plug-in wait state, as a contributor adds one: one file, whose header declares its delay
+#: class (the root causes explain it) and the report's name of that waiting. 30 ns waited.
+MY_WAIT = """{#---
+kind: property
+parent: null
+unit: s
+wait_state: {class: latesender, label: Late Sender}
+info: A wait of 30 ns.
+description: One all-process row, 30 ns.
+diagnosis: None.
+---#}
+SELECT NULL::BIGINT AS callpath_id, NULL::BIGINT AS region_id, NULL::BIGINT AS location_id,
+       NULL::VARCHAR AS condition_id, true AS condition, 1.0 AS confidence, 0.1 AS severity,
+       30e-9::DOUBLE AS value, NULL::VARCHAR AS details
+"""
+
+
+def test_the_root_causes_explain_the_wait_states_of_each_declared_class(chain, tmp_path):
+    """The root causes of the Late Sender class (mpi_latesender's header declares it) are the
+    delays of the chain, 470 ns waited; a plug-in wait state of the class, one file, adds its
+    30 ns to the waited time, and a class no delay_<class> explains has no causes."""
+    names = ("mpi_latesender", "delay_latesender", "delay_latesender_longterm")
+    causes = evaluate(chain, *names)["root_causes"]
+    assert [(c["class"], c["wait_label"], c["rank"], c["callpath"]) for c in causes] == [
+        ("latesender", "Late Sender", 0, "prog/main/work"),
+        ("latesender", "Late Sender", 1, "prog/main/work"),
+    ]
+    assert [c["cause_s"] for c in causes] == [pytest.approx(400 * NS), pytest.approx(70 * NS)]
+    assert [c["waited_s"] for c in causes] == [pytest.approx(470 * NS)] * 2
+    plugins = tmp_path / "props" / "mine"
+    plugins.mkdir(parents=True)
+    (plugins / "my_wait.sql").write_text(MY_WAIT)
+    causes = evaluate(chain, *names, "my_wait", properties_dirs=[plugins.parent])["root_causes"]
+    assert [c["waited_s"] for c in causes] == [pytest.approx(500 * NS)] * 2
+    (plugins / "my_wait.sql").write_text(MY_WAIT.replace("latesender, label: Late Sender", "mine, label: x"))
+    causes = evaluate(chain, *names, "my_wait", properties_dirs=[plugins.parent])["root_causes"]
+    assert [(c["class"], c["waited_s"]) for c in causes] == [("latesender", pytest.approx(470 * NS))] * 2
+
+
 def test_chain_wait_classes(chain):
     chain = evaluate(chain, *WAIT_CLASSES) | {"totals": totals(chain)}
     # rank 1's wait caused 1 * 200 of rank 2's: it propagates, all of it; rank 2's ends there

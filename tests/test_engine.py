@@ -170,6 +170,10 @@ def test_bad_property_files_are_reported_with_their_path(tmp_path):
     (bad / "broken.sql").write_text(header + "problem: true\n---#}\nselect 1")
     with pytest.raises(CosyError, match="broken.sql: problem: takes only false"):
         catalog.load([tmp_path / "props"])
+    for wait in ("{class: latesender}", "{class: latesender, label: x, when: y}", "yes please"):
+        (bad / "broken.sql").write_text(header + f"wait_state: {wait}\n---#}}\nselect 1")
+        with pytest.raises(CosyError, match=r"broken.sql: wait_state: true, or \{class: its delay class"):
+            catalog.load([tmp_path / "props"])
 
 
 def test_like_takes_the_header_of_another_entry(tmp_path):

@@ -2,7 +2,7 @@
 kind: property
 parent: mpi_collective
 unit: s
-wait_state: true
+wait_state: {class: n21, label: Early Reduce (N-to-1)}
 requires: [trace]
 info: Time the root of a Reduce/Gather waits for the latest sender (Scalasca's mpi_earlyreduce).
 description: |

@@ -2,7 +2,7 @@
 kind: property
 parent: mpi_collective
 unit: s
-wait_state: true
+wait_state: {class: 12n, label: Late Broadcast (1-to-N)}
 requires: [trace]
 info: Time ranks wait in a Bcast/Scatter for a late root (Scalasca's mpi_latebroadcast).
 description: |

@@ -2,7 +2,7 @@
 kind: property
 parent: mpi_point2point
 unit: s
-wait_state: true
+wait_state: {class: latereceiver, label: Late Receiver}
 requires: [trace]
 info: Time senders wait for a receive that is posted late (Scalasca's mpi_latereceiver).
 description: |

@@ -2,7 +2,7 @@
 kind: property
 parent: mpi_point2point
 unit: s
-wait_state: true
+wait_state: {class: latesender, label: Late Sender}
 requires: [trace]
 info: Time receivers wait for a send that starts late (Scalasca's mpi_latesender).
 description: |
