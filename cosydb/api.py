@@ -281,16 +281,18 @@ class Database:
         start: float | None = None,
         end: float | None = None,
         locations: list[str | int] | None = None,
+        properties_dirs: list[str | os.PathLike] | tuple = (),
     ) -> dict:
         """Write an experiment (default: the latest trace) to ``output`` as ``cosydb export``
         does: ``format="cube"`` its severity cube as a CUBE4 file (.cubex, for the Cube tools),
         ``"perfetto"`` its timeline as trace-event JSON (for ui.perfetto.dev), of the window
         ``start`` to ``end`` (seconds) and the ``locations`` given (ranks ``3`` or threads
-        ``"3:1"``; default all). Returns ``path`` and the counts written."""
+        ``"3:1"``; default all), with the catalog's plug-ins of ``properties_dirs``. Returns
+        ``path`` and the counts written."""
         from . import formats
 
         written = formats.chosen(formats.EXPORT, format, self.path).export(
-            self.path, output, experiment, start, end, locations
+            self.path, output, experiment, start, end, locations, [Path(d) for d in properties_dirs]
         )
         return dict(path=Path(output), format=format, **written)
 

@@ -15,6 +15,10 @@ YAML, which never reaches DuckDB::
     problem: false            # optional: a metric, not a problem (the report never ranks it)
     same_as: mpi_latesender   # optional, a property: at each of its places its value is that
                               # property's there (one wait measured two ways: the report lists it once)
+    timeline: mpi_latesender_timeline   # optional, a property: the pattern of its instances as
+                              # intervals of the timeline (TIMELINE_COLUMNS; cosydb export --format perfetto)
+    on_demand: true           # optional, a pattern: evaluated only where asked for or read, not
+                              # with the whole catalog (a timeline)
     columns: {callpath_id: BIGINT, idle_s: DOUBLE}   # a pattern's output columns (checked)
     added_columns: {idle_s: DOUBLE}   # or, a pattern refining its parent pattern: the
                               # columns after the parent's (none: the parent's columns)
@@ -61,6 +65,18 @@ KINDS = ("property", "pattern", "category")
 UNITS = ("s", "count", "bytes", "ratio")
 REQUIRED = {"kind", "parent", "unit", "info", "description", "diagnosis"}
 OPTIONAL = {"confidence", "params", "requires", "wait_state", "columns", "added_columns", "sums", "problem", "same_as"}
+OPTIONAL |= {"timeline", "on_demand"}
+#: The columns of a timeline pattern: per instance of a property, where on which location
+#: it starts (seconds since the experiment's global offset), for how long, at which call path,
+#: and what the interval is (or NULL).
+TIMELINE_COLUMNS = {
+    "property": "VARCHAR",
+    "location_id": "BIGINT",
+    "start_s": "DOUBLE",
+    "idle_s": "DOUBLE",
+    "callpath_id": "BIGINT",
+    "note": "VARCHAR",
+}
 PARAM_KEYS = {"default", "type", "doc", "counter"}
 PARAM_TYPES = ("VARCHAR", "DOUBLE", "BIGINT", "BOOLEAN")
 #: What ``requires`` may name: the data an entry needs, the query (over the catalog's views;
@@ -122,6 +138,8 @@ class Property:
     sums_children: bool = False  # a category whose value is the sum of its sub-metrics'
     problem: bool = True  # False: a metric the default report never ranks
     same_as: str | None = None  # the property whose value this one's equals at each of its places
+    timeline: str | None = None  # the pattern of its instances as intervals (TIMELINE_COLUMNS)
+    on_demand: bool = False  # a pattern evaluated only where asked for or read
 
     @property
     def family(self) -> str:
@@ -194,6 +212,10 @@ def _build(path: Path, root: Path, header: dict, body: str, entry_name: str | No
         raise CosyError(path, "wait_state: true, or {class: its delay class, label: the report's name of it}")
     if "sums" in header and (header["kind"] != "category" or header["sums"] != "children"):
         raise CosyError(path, "sums: children is for a category that sums its sub-metrics")
+    if "timeline" in header and (header["kind"] != "property" or not isinstance(header["timeline"], str)):
+        raise CosyError(path, "timeline: names the pattern of a property's instances as intervals")
+    if "on_demand" in header and (header["kind"] != "pattern" or header["on_demand"] is not True):
+        raise CosyError(path, "on_demand: true is for a pattern evaluated only where asked for or read")
     if "problem" in header and header["problem"] is not False:
         raise CosyError(path, "problem: takes only false (a metric the report does not rank)")
     if header["kind"] == "category" and body.strip():
@@ -221,6 +243,8 @@ def _build(path: Path, root: Path, header: dict, body: str, entry_name: str | No
         sums_children="sums" in header,
         problem=header.get("problem", True),
         same_as=header.get("same_as"),
+        timeline=header.get("timeline"),
+        on_demand="on_demand" in header,
     )
 
 
@@ -331,6 +355,11 @@ def _load(files: list[tuple[Path, list[Path]]]) -> dict[str, Property]:
                 raise CosyError(prop.path, f"same_as: '{prop.same_as}' is not a property of unit {prop.unit}")
             if twin.same_as is not None:
                 raise CosyError(prop.path, f"same_as: '{prop.same_as}' is itself the same as '{twin.same_as}'")
+        if prop.timeline is not None:
+            pattern = catalog.get(prop.timeline)
+            if pattern is None or pattern.kind != "pattern" or pattern.columns != TIMELINE_COLUMNS:
+                columns = ", ".join(f"{k} {v}" for k, v in TIMELINE_COLUMNS.items())
+                raise CosyError(prop.path, f"timeline: '{prop.timeline}' is not a pattern of columns {columns}")
     for prop in catalog.values():  # parent chains end at a root
         seen, node = set(), prop
         while node.parent is not None:

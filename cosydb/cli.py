@@ -598,6 +598,10 @@ def export(
     locations: str | None = typer.Option(
         None, "--locations", help="perfetto: these ranks or rank:thread, comma-separated (e.g. 0,3:1)."
     ),
+    properties_dir: list[Path] | None = typer.Option(
+        None, "--properties-dir", help="Directory of plug-in property files (repeatable)."
+    ),
+    asl: list[str] | None = _ASL,
 ):
     """Export the severity cube (metric, call path, location) or the timeline of an experiment.
 
@@ -606,7 +610,8 @@ def export(
     """
     wanted = [item.strip() for item in locations.split(",") if item.strip()] if locations else None
     form = _guard(lambda: formats.chosen(formats.EXPORT, fmt))
-    written = _guard(lambda: form.export(db, output, experiment, start, end, wanted))
+    sources = _property_sources(properties_dir, asl)
+    written = _guard(lambda: form.export(db, output, experiment, start, end, wanted, sources))
     out.print(f"wrote {output}: {form.summary(written)}")
 
 

@@ -62,6 +62,10 @@ def properties_markdown(catalog: dict[str, catalog_mod.Property]) -> str:
             facts.append(f"wait state of delay class `{prop.wait_class}`" if prop.wait_class else "wait state")
         if prop.requires:
             facts.append("requires " + ", ".join(prop.requires))
+        if prop.timeline:
+            facts.append(f"drawn on the timeline by [`{prop.timeline}`](#{prop.timeline})")
+        if prop.on_demand:
+            facts.append("evaluated on demand")
         if prop.same_as:
             facts.append(f"the same as [`{prop.same_as}`](#{prop.same_as}) at each of its places")
         lines += [f"### {prop.name}", "", f"{'; '.join(facts)}. `properties/{where}`", "", _cell(prop.info), ""]

@@ -183,8 +183,9 @@ def plan(
     unmet: set[str] = frozenset(),
     engine_name: str = "duckdb",
 ) -> list[Rendered]:
-    """The properties to evaluate (``selected`` and what they need, default all), parents first;
-    an entry with a requirement in ``unmet`` is listed unrendered, without its dependencies."""
+    """The properties to evaluate (``selected`` and what they need, default all but the patterns
+    evaluated on demand), parents first; an entry with a requirement in ``unmet`` is listed
+    unrendered, without its dependencies."""
     rendered: dict[str, Rendered] = {}
     environment = _environment(catalog)
 
@@ -200,7 +201,7 @@ def plan(
                     ).sql
         return rendered[name].refs
 
-    wanted = selected or sorted(catalog)
+    wanted = selected or sorted(name for name, prop in catalog.items() if not prop.on_demand)
     for name in wanted:
         if name not in catalog:
             raise CosyError(name, "no such property (see `cosydb properties`)")

@@ -44,22 +44,24 @@ def _text(text: str) -> str:
     return escape(_visible(text), {"\t": "&#9;", "\n": "&#10;", "\r": "&#13;"})
 
 
-def export(db, output, experiment=None, start=None, end=None, locations=None) -> dict:
+def export(db, output, experiment=None, start=None, end=None, locations=None, properties_dirs=()) -> dict:
     """``cosydb export --format cube`` (``cosydb.formats``): ``write_cubex``; a cube has no window."""
     if (start, end, locations) != (None, None, None):
         raise CosyError(db, "start, end and locations select what a perfetto export writes")
-    return write_cubex(db, output, experiment)
+    return write_cubex(db, output, experiment, properties_dirs)
 
 
 def summary(written: dict) -> str:
     return f"{written['metrics']} metrics x {written['callpaths']} call paths x {written['locations']} locations"
 
 
-def write_cubex(db: str | os.PathLike, output: str | os.PathLike, experiment: str | None = None) -> dict:
-    """Compute and store the severity cube of an experiment, write it to ``output`` (atomically)
-    and return counts of what was written."""
+def write_cubex(
+    db: str | os.PathLike, output: str | os.PathLike, experiment: str | None = None, properties_dirs=()
+) -> dict:
+    """Compute and store the severity cube of an experiment (the catalog with the plug-ins of
+    ``properties_dirs``), write it to ``output`` (atomically) and return counts of what was written."""
     root, output = Path(db), outputs.checked(output, "run.cubex")
-    tree = compute_cube(root, experiment)
+    tree = compute_cube(root, experiment, properties_dirs)
     experiment_id = tree["experiment"]["experiment_id"]
     con = database.connect(root)
     try:

@@ -9,8 +9,9 @@ or written to ``-o``; or, for a format that is a file of its own (HTML),
 ``write(db, result, output, view) -> str``: writes ``output``, returns the line said.
 A format that shows the severity cube sets ``NEEDS_CUBE = True``: the report then holds it
 (``report.run(..., cube=True)``).
-An export format's module has ``export(db, output, experiment, start, end, locations) -> dict``
-(the counts written; ``start``, ``end``, ``locations``: the window, where the format has one)
+An export format's module has ``export(db, output, experiment, start, end, locations,
+properties_dirs) -> dict`` (the counts written; ``start``, ``end``, ``locations``: the window,
+where the format has one; ``properties_dirs``: the plug-ins of the catalog it evaluates)
 and ``summary(written) -> str`` (the line said).
 The other commands' functions (``cosydb.command_views``) show a result: ``sql`` (batches,
 limit), ``diff`` (result, top), ``cube`` (result), ``properties`` (catalog), ``schema`` ()."""

@@ -2,16 +2,15 @@
 chrome://tracing open (https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU,
 "Trace Event Format"): one track per location (process = rank, thread = thread), every
 region instance a complete ("X") slice, every message a flow from the send event to the
-receive event ("s" / "f" bound to the enclosing slices), and every wait-state instance of the
-catalog's wait-state patterns a slice of its own on the waiting location, named after its
-property, from the waiting call's Enter for its idle time (Late Sender: the receive waits
-from its Enter, min(E(S), L(R)) - E(R); barrier: from the Enter to the last Enter; ...).
-OpenMP thread management is drawn from the fork to each thread's Enter of the parallel
-region and from its Leave to the join (omp_management, omp_fork), and idle threads while
-thread 0 of their process runs serially (omp_idle_threads, omp_limited_parallelism): per
-property and location the slices add up to the property's value there. A message received
-before it was sent (the ranks' clocks disagree: a clock-condition violation) is named so on
-its arrow and marked by an instant event ("i") at the receive.
+receive event ("s" / "f" bound to the enclosing slices), and every instance of each property
+that declares a timeline (``timeline: <pattern>`` in its header; the pattern's rows are its
+instances as intervals, catalog.TIMELINE_COLUMNS) a slice of its own on the waiting location,
+named after the property: Late Sender from the receive's Enter for its idle time,
+min(E(S), L(R)) - E(R); a barrier from the Enter to the last Enter; OpenMP's fork and join,
+idle threads, ... (properties/*/*_timeline.sql). Per property and location the slices add up
+to the property's value there. A message received before it was sent (the ranks' clocks
+disagree: a clock-condition violation) is named so on its arrow and marked by an instant
+event ("i") at the receive.
 Times are microseconds (the format's unit) since the experiment's global offset."""
 
 from __future__ import annotations
@@ -25,134 +24,11 @@ from . import database, engine, names, outputs, resources
 from .errors import CosyError
 from .report import choose_experiment
 
-#: Each wait-state pattern exported, over its rows ``w``: the columns of its instances
-#: (name: the property, location_id, start_s: when the wait began, idle_s, callpath_id, note:
-#: what the interval is, or NULL) and what they join.
-_CALL = "JOIN region_instances i ON i.experiment_id = $eid AND (i.location_id, i.enter_seq) = (w.location_id, {})"
-_CLOCK = "JOIN experiments x ON x.experiment_id = $eid"
-WAIT_STATES = {
-    # a receive waits from its Enter
-    "mpi_latesender_matches": (
-        "'mpi_latesender', w.location_id, i.enter_s, w.idle_s, w.callpath_id, NULL",
-        _CALL.format("w.recv_call_enter_seq"),
-    ),
-    # a send waits from the Enter of the call that completes it
-    "mpi_latereceiver_matches": (
-        "'mpi_latereceiver', w.location_id, i.enter_s, w.idle_s, w.callpath_id, NULL",
-        _CALL.format("w.send_complete_call_enter_seq"),
-    ),
-    # a collective (and MPI_Init / MPI_Finalize) waits from the Enter of its call; its
-    # completion time (mpi_*_completion) is the end of the call
-    "mpi_collective_wait_matches": (
-        "w.metric, w.location_id, "
-        "CASE WHEN w.metric LIKE '%\\_completion' ESCAPE '\\' THEN i.leave_s - w.idle_s ELSE i.enter_s END, "
-        "w.idle_s, w.callpath_id, NULL",
-        "JOIN collective_instances ci ON ci.experiment_id = $eid "
-        "AND (ci.comm_id, ci.instance_index, ci.location_id) = (w.comm_id, w.instance_index, w.location_id) "
-        + _CALL.format("ci.call_enter_seq"),
-    ),
-    # an OpenMP barrier waits from its Enter for the team's last thread
-    "omp_barrier_waits": (
-        "'omp_' || w.omp_class || '_wait', w.location_id, "
-        "ticks_to_s(w.enter_time, x.global_offset, x.timer_resolution), w.wait_s, w.callpath_id, NULL",
-        _CLOCK,
-    ),
-    # a lock (critical section, lock API) is waited for until it is acquired
-    "omp_lock_waits": (
-        "CASE w.omp_class WHEN 'critical' THEN 'omp_lock_contention_critical' ELSE 'omp_lock_contention_api' END, "
-        "w.location_id, ticks_to_s(w.time, x.global_offset, x.timer_resolution) - w.wait_s, w.wait_s, w.callpath_id, "
-        "NULL",
-        _CLOCK,
-    ),
-    # each thread of a team is forked from the fork to its Enter of the parallel region and
-    # joined from its Leave to the join (omp_management; omp_fork the first part, drawn inside
-    # the omp_management slice of the same interval), at the parallel region's call path
-    "omp_fork_join": (
-        "part.name, w.location_id, "
-        "CASE WHEN part.is_fork THEN i.enter_s - w.fork_s ELSE i.leave_s END, "
-        "CASE WHEN part.is_fork THEN w.fork_s ELSE w.join_s END, w.callpath_id, "
-        "CASE WHEN part.is_fork THEN 'fork to Enter of the parallel region' "
-        "ELSE 'Leave of the parallel region to join' END",
-        "CROSS JOIN (VALUES ('omp_management', true), ('omp_fork', true), ('omp_management', false)) "
-        "AS part (name, is_fork) " + _CALL.format("w.enter_seq"),
-    ),
-}
 
-#: OpenMP idle threads (omp_idle_time: Time counts every thread of a process for the whole
-#: run): while a process's thread 0 runs outside parallel regions, each of its other threads
-#: is idle; a slice per interval of thread 0's own (exclusive) time at a call path outside
-#: parallel regions, its fork and join intervals left out (they are omp_management's), at
-#: that call path; and a thread left out of a smaller team idles from the fork to the join
-#: (omp_limited_parallelism, drawn inside the omp_idle_threads slice of the same interval).
-IDLE_THREADS = """
-WITH threads AS (
-    SELECT location_id, location_group_id, thread FROM {{ ref('locations') }} WHERE location_type = 'CPU_THREAD'
-),
-clock AS (SELECT global_offset, timer_resolution FROM {{ ref('experiments') }}),
--- thread 0's region events, each closing the interval since the one before it, which is
--- the own time of the call path active in it (an Enter: the caller's, a Leave: the callee's)
-marks AS (
-    SELECT i.location_id, i.enter_seq AS seq, i.enter_s AS time_s, c.parent_id AS callpath_id
-    FROM {{ ref('region_instances') }} AS i JOIN {{ ref('callpaths') }} AS c USING (callpath_id)
-    WHERE i.location_id IN (SELECT location_id FROM threads WHERE thread = 0)
-    UNION ALL
-    SELECT location_id, leave_seq, leave_s, callpath_id FROM {{ ref('region_instances') }}
-    WHERE leave_seq IS NOT NULL AND location_id IN (SELECT location_id FROM threads WHERE thread = 0)
-),
-serial AS (
-    SELECT location_id, lag(time_s) OVER (PARTITION BY location_id ORDER BY seq) AS from_s, time_s AS to_s,
-        callpath_id
-    FROM marks
-    QUALIFY callpath_id IS NOT NULL AND callpath_id NOT IN (SELECT callpath_id FROM {{ ref('parallel_callpaths') }})
-),
--- the teams thread 0 forks, from the fork to the join (or its Leave, if later)
-teams AS (
-    SELECT p.location_id, p.fork_location_id, p.fork_seq, p.team_size, p.process_threads, i.callpath_id,
-        ticks_to_s(p.fork_time, clock.global_offset, clock.timer_resolution) AS from_s,
-        ticks_to_s(p.join_time, clock.global_offset, clock.timer_resolution) AS join_s,
-        greatest(i.leave_s, coalesce(join_s, i.leave_s)) AS to_s
-    FROM {{ ref('parallel_instances') }} AS p
-    JOIN {{ ref('region_instances') }} AS i USING (location_id, enter_seq)
-    CROSS JOIN clock
-    WHERE p.location_id = p.fork_location_id
-),
--- an interval that begins inside a team's fork..join begins at its end; one that ends
--- inside it ends at its start
-from_cut AS (
-    SELECT s.location_id, s.callpath_id, s.to_s,
-        CASE WHEN t.to_s > s.from_s THEN t.to_s ELSE s.from_s END AS from_s
-    FROM serial AS s ASOF LEFT JOIN teams AS t ON s.location_id = t.location_id AND s.from_s >= t.from_s
-),
-cut AS (
-    SELECT s.location_id, s.callpath_id, s.from_s,
-        CASE WHEN t.to_s >= s.to_s THEN t.from_s ELSE s.to_s END AS to_s
-    FROM from_cut AS s ASOF LEFT JOIN teams AS t ON s.location_id = t.location_id AND s.to_s > t.from_s
-)
-SELECT 'omp_idle_threads', w.location_id, s.from_s, s.to_s - s.from_s, s.callpath_id,
-    'thread 0 runs serially'
-FROM cut AS s
-JOIN threads AS m USING (location_id)
-JOIN threads AS w ON w.location_group_id = m.location_group_id AND w.thread > 0
-UNION ALL
-SELECT part.name, w.location_id, t.from_s, t.join_s - t.from_s, t.callpath_id,
-    'not in the team (' || t.team_size || ' of ' || t.process_threads || ' threads)'
-FROM teams AS t
-JOIN threads AS m USING (location_id)
-JOIN threads AS w ON w.location_group_id = m.location_group_id
-CROSS JOIN (VALUES ('omp_idle_threads'), ('omp_limited_parallelism')) AS part (name)
-WHERE t.team_size < t.process_threads AND NOT EXISTS (
-    SELECT 1 FROM {{ ref('parallel_instances') }} AS q
-    WHERE (q.fork_location_id, q.fork_seq, q.location_id) = (t.fork_location_id, t.fork_seq, w.location_id)
-)
-"""
-
-#: per track, of two slices with the same interval, the enclosing one first
-_ENCLOSED = {"omp_fork": 1, "omp_limited_parallelism": 1}
-
-
-def export(db, output, experiment=None, start=None, end=None, locations=None) -> dict:
+def export(db, output, experiment=None, start=None, end=None, locations=None, properties_dirs=()) -> dict:
     """``cosydb export --format perfetto`` (``cosydb.formats``): ``write_trace``."""
-    return write_trace(db, output, experiment, start, end, None if locations is None else [str(x) for x in locations])
+    wanted = None if locations is None else [str(x) for x in locations]
+    return write_trace(db, output, experiment, start, end, wanted, properties_dirs)
 
 
 def summary(written: dict) -> str:
@@ -170,10 +46,12 @@ def write_trace(
     start_s: float | None = None,
     end_s: float | None = None,
     locations: list[str] | None = None,
+    properties_dirs: list[Path] | tuple = (),
 ) -> dict:
     """Write the experiment's timeline to ``output`` (atomically) and return the counts of
     slices, flows, wait states and clock violations written. ``start_s`` / ``end_s``: keep what overlaps that
-    window (seconds); ``locations``: keep these ranks (``3``) or threads (``3:1``)."""
+    window (seconds); ``locations``: keep these ranks (``3``) or threads (``3:1``); the wait
+    states drawn: those of the catalog with the plug-ins of ``properties_dirs`` that declare a timeline."""
     root, output = Path(db), outputs.checked(output, "run.json")
     con = database.connect(root)
     try:
@@ -226,7 +104,8 @@ def write_trace(
                 )
             flows.append(_event("s", name, sender, kept, send_s, cat="message", id=k, args=args))
             flows.append(_event("f", name, receiver, kept, recv_s, cat="message", id=k, bp="e", args=args))
-        waits = _wait_states(con, eid, bound)
+        catalog = catalog_mod.load(properties_dirs)
+        waits = _wait_states(con, eid, bound, catalog)
         wait_slices = [
             _slice(
                 name,
@@ -242,11 +121,12 @@ def write_trace(
     finally:
         con.close()
     # per track by start, the longer of two slices starting together first (a call before the
-    # wait inside it), of two with the same interval the enclosing property first: the order
-    # in which they nest
+    # wait inside it), of two with the same interval the enclosing property first (a part is
+    # drawn inside its parent, omp_fork in omp_management): the order in which they nest
+    enclosed = {n for n, p in catalog.items() if p.timeline and p.parent and catalog[p.parent].timeline}
     ordered = sorted(
         region_slices + wait_slices,
-        key=lambda e: (e["pid"], e["tid"], e["ts"], -e["dur"], e["cat"] == "wait_state", _ENCLOSED.get(e["name"], 0)),
+        key=lambda e: (e["pid"], e["tid"], e["ts"], -e["dur"], e["cat"] == "wait_state", e["name"] in enclosed),
     )
     events = metadata + ordered + flows + violations
     # the JSON object form with its one required key. No "displayTimeUnit": the format's ts
@@ -340,23 +220,25 @@ def _window(instances: str) -> str:
     )
 
 
-def _wait_states(con, eid: int, bound: dict) -> list[tuple]:
-    """(property, location, start_s, idle_s, call path, note) of every wait-state instance of
-    the WAIT_STATES patterns evaluable on this experiment and of the idle threads
-    (IDLE_THREADS, where omp_idle_time is), in the window."""
-    evaluation = engine.evaluate(con, catalog_mod.load(), eid, {}, [*WAIT_STATES, "omp_idle_time"])
-    parts = [
-        f"SELECT {columns} FROM {{{{ ref('{pattern}') }}}} AS w {joins}"
-        for pattern, (columns, joins) in WAIT_STATES.items()
-        if evaluation.evaluated(pattern)
-    ]
-    if evaluation.evaluated("omp_idle_time"):
-        parts.append(IDLE_THREADS)
-    if not parts:
+def _wait_states(con, eid: int, bound: dict, catalog: dict) -> list[tuple]:
+    """(property, location, start_s, idle_s, call path, note) of every instance of the
+    properties that declare a timeline (``timeline: <pattern>``, catalog.TIMELINE_COLUMNS),
+    of the patterns evaluable on this experiment, in the window."""
+    drawn: dict[str, list[str]] = {}  # timeline pattern -> the properties it draws
+    for name, prop in catalog.items():
+        if prop.timeline is not None:
+            drawn.setdefault(prop.timeline, []).append(name)
+    evaluation = engine.evaluate(con, catalog, eid, {}, sorted(drawn))
+    shown = [pattern for pattern in sorted(drawn) if evaluation.evaluated(pattern)]
+    if not shown:
         return []
-    sql = f"""SELECT w.name, w.location_id, w.start_s, w.idle_s, c.path, w.note
-        FROM ({" UNION ALL ".join(f"({part})" for part in parts)})
-            AS w (name, location_id, start_s, idle_s, callpath_id, note)
+    parts = [
+        f"SELECT * FROM {{{{ ref('{pattern}') }}}} WHERE list_contains($drawn_{k}, property)"
+        for k, pattern in enumerate(shown)
+    ]
+    bound = bound | {f"drawn_{k}": drawn[pattern] for k, pattern in enumerate(shown)}
+    sql = f"""SELECT w.property, w.location_id, w.start_s, w.idle_s, c.path, w.note
+        FROM ({" UNION ALL ".join(f"({part})" for part in parts)}) AS w
         JOIN callpaths c ON c.experiment_id = $eid AND c.callpath_id = w.callpath_id
         WHERE w.idle_s > 0 AND w.start_s + w.idle_s >= coalesce($start, -1e300) AND w.start_s <= coalesce($end, 1e300)
         AND w.location_id IN (SELECT unnest($locations))

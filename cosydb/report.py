@@ -436,16 +436,17 @@ def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table, parts=
     return made
 
 
-def cube(db: str | os.PathLike, experiment: str | None = None) -> dict:
-    """Evaluate the severity cube (pattern ``time_cube``), store it as ``severity_cube`` and
-    return its metric tree in order: metric, parent, depth, unit, inclusive and exclusive
-    totals over all call paths and locations, and the call path with the largest value."""
+def cube(db: str | os.PathLike, experiment: str | None = None, properties_dirs: list[Path] | tuple = ()) -> dict:
+    """Evaluate the severity cube (pattern ``time_cube``; the catalog with the plug-ins of
+    ``properties_dirs``), store it as ``severity_cube`` and return its metric tree in order:
+    metric, parent, depth, unit, inclusive and exclusive totals over all call paths and
+    locations, and the call path with the largest value."""
     root = Path(db)
     con = database.connect(root)
     try:
         resources.apply(con, default_memory=resources.REPORT_MEMORY_LIMIT)
         exp = choose_experiment(con, root, experiment)
-        evaluation = engine.evaluate(con, catalog_mod.load(), exp["experiment_id"], {}, ["time_cube"])
+        evaluation = engine.evaluate(con, catalog_mod.load(properties_dirs), exp["experiment_id"], {}, ["time_cube"])
         if not evaluation.evaluated("time_cube"):
             raise CosyError(root, f"experiment '{exp['name']}': severity cube {evaluation.status['time_cube']}")
         table = evaluation.cube()

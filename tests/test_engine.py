@@ -99,6 +99,12 @@ def test_plan_runs_each_pattern_once_general_first():
         ("late_sender", "late_sender_matches"),
     ):
         assert names.index(general) < names.index(specific)
+    # a pattern evaluated on demand (a timeline) is left out of the whole catalog's evaluation,
+    # and evaluated with what it reads when asked for
+    on_demand = {name for name, p in cat.items() if p.on_demand}
+    assert "mpi_latesender_timeline" in on_demand and not on_demand & set(names)
+    asked = [item.prop.name for item in engine.plan(cat, database.object_names(), ["mpi_latesender_timeline"])]
+    assert asked[-1] == "mpi_latesender_timeline" and "mpi_latesender_matches" in asked
 
 
 def test_plugin_with_quoted_region_parameter(tmp_path):
@@ -169,6 +175,12 @@ def test_bad_property_files_are_reported_with_their_path(tmp_path):
         catalog.load([tmp_path / "props"])
     (bad / "broken.sql").write_text(header + "problem: true\n---#}\nselect 1")
     with pytest.raises(CosyError, match="broken.sql: problem: takes only false"):
+        catalog.load([tmp_path / "props"])
+    (bad / "broken.sql").write_text(header + "on_demand: true\n---#}\nselect 1")
+    with pytest.raises(CosyError, match="broken.sql: on_demand: true is for a pattern"):
+        catalog.load([tmp_path / "props"])
+    (bad / "broken.sql").write_text(header + "timeline: mpi_latesender_matches\n---#}\nselect 1")
+    with pytest.raises(CosyError, match="broken.sql: timeline: 'mpi_latesender_matches' is not a pattern of columns"):
         catalog.load([tmp_path / "props"])
     for wait in ("{class: latesender}", "{class: latesender, label: x, when: y}", "yes please"):
         (bad / "broken.sql").write_text(header + f"wait_state: {wait}\n---#}}\nselect 1")

@@ -220,6 +220,62 @@ def test_a_constructed_late_sender_is_where_and_when_it_happened(tmp_path):
     con.close()
 
 
+#: A plug-in wait state, as a contributor adds one: the pattern of its instances as intervals
+#: (catalog.TIMELINE_COLUMNS) and the property that sums them, whose header declares its delay
+#: class, the report's name of it and its timeline. Here: every receive call waits from its
+#: Enter to its Leave.
+MY_WAIT_TIMELINE = """{#---
+kind: pattern
+parent: null
+unit: s
+on_demand: true
+columns: {property: VARCHAR, location_id: BIGINT, start_s: DOUBLE, idle_s: DOUBLE, callpath_id: BIGINT, note: VARCHAR}
+info: Each receive call as a wait.
+description: Receive calls, Enter to Leave.
+diagnosis: None.
+---#}
+select 'my_wait' as property, i.location_id, i.enter_s as start_s, i.incl_s as idle_s, i.callpath_id,
+    'the whole call' as note
+from {{ ref('region_instances') }} as i
+join {{ ref('regions') }} as r using (region_id)
+where r.name = 'MPI_Recv'
+"""
+MY_WAIT = """{#---
+kind: property
+parent: null
+unit: s
+wait_state: {class: latesender, label: Late Sender}
+timeline: my_wait_timeline
+info: Time in receive calls.
+description: The receive calls' time.
+diagnosis: None.
+---#}
+{% import 'templates/asl.sql' as asl with context %}
+{{ asl.sum_matches(ref('my_wait_timeline'), 'idle_s') }}
+"""
+
+
+def test_a_wait_state_of_a_plug_in_is_drawn_where_its_timeline_says(tmp_path):
+    """exchange(): rank 1's MPI_Recv runs 100..600 ns, rank 0's 750..780; the plug-in wait
+    state my_wait draws each as a slice of its own on the timeline, beside mpi_latesender's."""
+    b = exchange()
+    load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
+    plugins = tmp_path / "props" / "mine"
+    plugins.mkdir(parents=True)
+    (plugins / "my_wait_timeline.sql").write_text(MY_WAIT_TIMELINE)
+    (plugins / "my_wait.sql").write_text(MY_WAIT)
+    write_trace(tmp_path / "run.cosydb", tmp_path / "mine.json", properties_dirs=[plugins.parent])
+    waits = slices(read_back(tmp_path / "mine.json"), "wait_state")
+    mine = sorted((e["pid"], e["ts"], e["dur"], e["args"]["interval"]) for e in waits if e["name"] == "my_wait")
+    assert mine == [
+        (0, pytest.approx(0.75), pytest.approx(0.03), "the whole call"),
+        (1, pytest.approx(0.1), pytest.approx(0.5), "the whole call"),
+    ]
+    assert "mpi_latesender" in {e["name"] for e in waits}
+    write_trace(tmp_path / "run.cosydb", tmp_path / "builtin.json")  # the built-in catalog alone
+    assert "my_wait" not in {e["name"] for e in slices(read_back(tmp_path / "builtin.json"), "wait_state")}
+
+
 def test_an_output_that_cannot_be_written_fails_before_any_work(tmp_path):
     """A missing directory or a directory as the file: one line naming it, exit 2, nothing
     written (the HTML report says so before it evaluates the catalog: no results stored)."""

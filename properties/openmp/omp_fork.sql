@@ -2,6 +2,7 @@
 kind: property
 parent: omp_management
 unit: s
+timeline: omp_fork_join_timeline
 wait_state: true
 requires: [trace, openmp]
 info: Time from the fork of an OpenMP team until each thread enters the parallel region (Scalasca's omp_fork).

@@ -2,6 +2,7 @@
 kind: property
 parent: omp_ibarrier
 unit: s
+timeline: omp_barrier_timeline
 wait_state: {class: ompbarrier, label: waiting in OpenMP barriers}
 requires: [trace, openmp]
 info: Time threads wait in implicit OpenMP barriers for the last thread of the team (Scalasca's omp_ibarrier_wait).

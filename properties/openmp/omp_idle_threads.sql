@@ -2,6 +2,7 @@
 kind: property
 parent: time
 unit: s
+timeline: omp_idle_threads_timeline
 wait_state: {class: ompidle, label: idle OpenMP threads}
 requires: [trace, openmp]
 info: CPU time reserved for OpenMP threads that they do not use (Scalasca's omp_idle_threads).

@@ -2,6 +2,7 @@
 kind: property
 parent: omp_idle_threads
 unit: s
+timeline: omp_idle_threads_timeline
 wait_state: true
 requires: [trace, openmp]
 info: CPU time of threads left out of OpenMP teams smaller than the process (Scalasca's omp_limited_parallelism).

@@ -2,6 +2,7 @@
 kind: property
 parent: omp_critical
 unit: s
+timeline: omp_lock_timeline
 wait_state: true
 requires: [trace, openmp]
 info: Time lost waiting to enter an OpenMP critical section (or atomic) while another thread is inside (Scalasca's omp_lock_contention_critical).

@@ -2,6 +2,7 @@
 kind: property
 parent: omp_time
 unit: s
+timeline: omp_fork_join_timeline
 wait_state: true
 requires: [trace, openmp]
 info: Time OpenMP threads spend being forked into and joined from parallel regions (Scalasca's omp_management).

@@ -2,6 +2,7 @@
 kind: property
 parent: mpi_sync_collective
 unit: s
+timeline: mpi_collective_timeline
 wait_state: {class: barrier, label: waiting in barriers}
 requires: [trace]
 info: Time ranks wait in MPI_Barrier for the last rank to arrive (Scalasca's mpi_barrier_wait).

@@ -2,6 +2,7 @@
 kind: property
 parent: mpi_collective
 unit: s
+timeline: mpi_collective_timeline
 wait_state: {class: n21, label: Early Reduce (N-to-1)}
 requires: [trace]
 info: Time the root of a Reduce/Gather waits for the latest sender (Scalasca's mpi_earlyreduce).

@@ -2,6 +2,7 @@
 kind: property
 parent: mpi_collective
 unit: s
+timeline: mpi_collective_timeline
 wait_state: true
 requires: [trace]
 info: Time ranks wait in a Scan/Exscan for a lower rank (Scalasca's mpi_earlyscan).

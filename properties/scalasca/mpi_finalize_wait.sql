@@ -2,6 +2,7 @@
 kind: property
 parent: mpi_init_exit
 unit: s
+timeline: mpi_collective_timeline
 wait_state: true
 requires: [trace]
 info: Time ranks wait in MPI_Finalize for the last rank to arrive (Scalasca's mpi_finalize_wait).

@@ -2,6 +2,7 @@
 kind: property
 parent: mpi_collective
 unit: s
+timeline: mpi_collective_timeline
 wait_state: {class: 12n, label: Late Broadcast (1-to-N)}
 requires: [trace]
 info: Time ranks wait in a Bcast/Scatter for a late root (Scalasca's mpi_latebroadcast).

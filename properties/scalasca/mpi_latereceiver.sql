@@ -2,6 +2,7 @@
 kind: property
 parent: mpi_point2point
 unit: s
+timeline: mpi_latereceiver_timeline
 wait_state: {class: latereceiver, label: Late Receiver}
 requires: [trace]
 info: Time senders wait for a receive that is posted late (Scalasca's mpi_latereceiver).

@@ -2,6 +2,7 @@
 kind: property
 parent: mpi_point2point
 unit: s
+timeline: mpi_latesender_timeline
 wait_state: {class: latesender, label: Late Sender}
 requires: [trace]
 info: Time receivers wait for a send that starts late (Scalasca's mpi_latesender).

@@ -2,6 +2,7 @@
 kind: property
 parent: mpi_collective
 unit: s
+timeline: mpi_collective_timeline
 wait_state: {class: n2n, label: waiting in N-to-N collectives}
 requires: [trace]
 info: Time ranks wait in an n-to-n collective (Allreduce, Allgather, Alltoall, ...) for the last rank (Scalasca's mpi_wait_nxn).
