@@ -1,10 +1,6 @@
 {#---
-kind: pattern
-parent: null
-unit: s
-on_demand: true
+like: mpi_latesender_timeline  # a timeline pattern (catalog.TIMELINE_COLUMNS)
 requires: [trace, openmp]
-columns: {property: VARCHAR, location_id: BIGINT, start_s: DOUBLE, idle_s: DOUBLE, callpath_id: BIGINT, note: VARCHAR}
 info: Each wait in an OpenMP barrier as an interval of the timeline (cosydb export --format perfetto).
 description: |
   omp_ibarrier_wait and omp_ebarrier_wait on the timeline: a thread waits from its Enter of

@@ -1,10 +1,6 @@
 {#---
-kind: pattern
-parent: null
-unit: s
-on_demand: true
+like: mpi_latesender_timeline  # a timeline pattern (catalog.TIMELINE_COLUMNS)
 requires: [trace, openmp]
-columns: {property: VARCHAR, location_id: BIGINT, start_s: DOUBLE, idle_s: DOUBLE, callpath_id: BIGINT, note: VARCHAR}
 info: The forks and joins of OpenMP teams as intervals of the timeline (cosydb export --format perfetto).
 description: |
   omp_management and omp_fork on the timeline: each thread of a team is forked from the

@@ -1,10 +1,6 @@
 {#---
-kind: pattern
-parent: null
-unit: s
-on_demand: true
+like: mpi_latesender_timeline  # a timeline pattern (catalog.TIMELINE_COLUMNS)
 requires: [trace, openmp]
-columns: {property: VARCHAR, location_id: BIGINT, start_s: DOUBLE, idle_s: DOUBLE, callpath_id: BIGINT, note: VARCHAR}
 info: Idle OpenMP threads as intervals of the timeline (cosydb export --format perfetto).
 description: |
   omp_idle_threads and omp_limited_parallelism on the timeline (omp_idle_time: Time counts

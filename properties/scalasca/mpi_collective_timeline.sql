@@ -1,10 +1,5 @@
 {#---
-kind: pattern
-parent: null
-unit: s
-on_demand: true
-requires: [trace]
-columns: {property: VARCHAR, location_id: BIGINT, start_s: DOUBLE, idle_s: DOUBLE, callpath_id: BIGINT, note: VARCHAR}
+like: mpi_latesender_timeline  # a timeline pattern (catalog.TIMELINE_COLUMNS)
 info: Each wait in a collective, MPI_Init or MPI_Finalize as an interval of the timeline (cosydb export).
 description: |
   The metrics of mpi_collective_wait_matches on the timeline: a call waits from its Enter

@@ -1,10 +1,5 @@
 {#---
-kind: pattern
-parent: null
-unit: s
-on_demand: true
-requires: [trace]
-columns: {property: VARCHAR, location_id: BIGINT, start_s: DOUBLE, idle_s: DOUBLE, callpath_id: BIGINT, note: VARCHAR}
+like: mpi_latesender_timeline  # a timeline pattern (catalog.TIMELINE_COLUMNS)
 info: Each Late Receiver wait as an interval of the timeline (cosydb export --format perfetto).
 description: |
   mpi_latereceiver on the timeline: a send waits from the Enter of the call that completes
