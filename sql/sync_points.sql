@@ -52,9 +52,11 @@
 --                   team's earliest E
 --   partner_ranks   the MPI ranks it synchronises with (SynchpointHandler's sync
 --                   ranks): the partner of LS and LR points, every rank at INIT
---                   and FINALIZE, every synchronising rank of a barrier or N-to-N,
---                   at 1-to-N and N-to-1 the root's partners for the root and
---                   the root for the others; none for OpenMP points
+--                   and FINALIZE, every synchronising rank of a barrier or N-to-N
+--                   (NULL where that is every rank of the run: no list of all
+--                   ranks on every rank's point), at 1-to-N and N-to-1 the root's
+--                   partners for the root and the root for the others; none ([])
+--                   for OpenMP points
 --   coll_class, comm_id, instance_index
 --                   a COLL point's class (barrier, n2n, 12n, n21) and instance
 --   point_index     the point's ordinal on its location (1, 2, ... in event order)
@@ -199,19 +201,38 @@ synchronising as (
 
 -- MpiCommunicationHandler (MCH): the completion time's earliest end is over the
 -- synchronising ranks, on 1-to-N over those waiting for the root
+instance_bounds as (
+    select
+        experiment_id,
+        comm_id,
+        instance_index,
+        min(end_s) filter (where not (class = '12n' and comm_rank = root_rank)) as earliest_end_s,
+        count(distinct rank) as synchronising_count
+    from synchronising
+    group by all
+),
+
+run_ranks as (
+    select experiment_id, count(distinct rank) as rank_count, list(distinct rank order by rank) as all_ranks
+    from ranks
+    group by all
+),
+
+-- the synchronising ranks of an instance, listed where they are not every rank of the run
+-- (NULL where they are: a list of every rank on every rank's point is ranks x ranks per
+-- instance, 1M entries per collective on 1,024 ranks)
 synchronised as (
-    select s.*, i.earliest_end_s, i.synchronising_ranks
+    select s.*, b.earliest_end_s, l.synchronising_ranks
     from synchronising as s
-    join (
-        select
-            experiment_id,
-            comm_id,
-            instance_index,
-            min(end_s) filter (where not (class = '12n' and comm_rank = root_rank)) as earliest_end_s,
-            list(rank order by rank) as synchronising_ranks
-        from synchronising
+    join instance_bounds as b using (experiment_id, comm_id, instance_index)
+    left join (
+        select s.experiment_id, s.comm_id, s.instance_index, list(s.rank order by s.rank) as synchronising_ranks
+        from synchronising as s
+        join instance_bounds as b using (experiment_id, comm_id, instance_index)
+        join run_ranks as n using (experiment_id)
+        where b.synchronising_count < n.rank_count
         group by all
-    ) as i using (experiment_id, comm_id, instance_index)
+    ) as l using (experiment_id, comm_id, instance_index)
 ),
 
 late_senders as (
@@ -285,18 +306,22 @@ points as (
     union all
 
     select
-        experiment_id, location_id, end_seq, 2 * end_seq, 'COLL',
-        greatest(0, least(target_begin_s, end_s) - begin_s),
-        call_callpath_id, call_enter_s, target_location_id, target_seq, null, null, null,
-        call_leave_s - call_enter_s,
-        greatest(0, end_s - greatest(earliest_end_s, least(target_begin_s, end_s))),
+        s.experiment_id, s.location_id, s.end_seq, 2 * s.end_seq, 'COLL',
+        greatest(0, least(s.target_begin_s, s.end_s) - s.begin_s),
+        s.call_callpath_id, s.call_enter_s, s.target_location_id, s.target_seq, null, null, null,
+        s.call_leave_s - s.call_enter_s,
+        greatest(0, s.end_s - greatest(s.earliest_end_s, least(s.target_begin_s, s.end_s))),
         case
-            when class in ('barrier', 'n2n') then synchronising_ranks
-            when comm_rank = root_rank then list_filter(synchronising_ranks, x -> x != rank)
-            else [root_global_rank]
+            when s.class in ('barrier', 'n2n') then s.synchronising_ranks
+            when s.comm_rank = s.root_rank
+                then list_filter(coalesce(s.synchronising_ranks, n.all_ranks), x -> x != s.rank)
+            else [s.root_global_rank]
         end,
-        class, comm_id, instance_index
-    from synchronised
+        s.class, s.comm_id, s.instance_index
+    from synchronised as s
+    -- the run's ranks only where a 1-to-N root synchronises with every rank: the others
+    left join run_ranks as n
+        on s.experiment_id = n.experiment_id and s.comm_rank = s.root_rank and s.synchronising_ranks is null
 
     union all
 

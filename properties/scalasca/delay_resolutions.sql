@@ -112,10 +112,10 @@ rank_count as (
     select count(distinct rank) as ranks from ranks
 ),
 
-with_everyone as (
+with_everyone as (  -- partner_ranks NULL: a collective of every rank of the run
     select p.location_id, p.point_index
     from {{ ref('sync_points') }} as p, rank_count as n
-    where array_length(p.partner_ranks) = n.ranks
+    where p.partner_ranks is null or array_length(p.partner_ranks) = n.ranks
 ),
 
 with_some as (
