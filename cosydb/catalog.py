@@ -203,13 +203,11 @@ def _build(path: Path, root: Path, header: dict, body: str, entry_name: str | No
     if not isinstance(columns, dict) or not all(isinstance(t, str) for t in columns.values()):
         raise CosyError(path, "columns must map each column name to a DuckDB type")
     wait = header.get("wait_state", False)
-    if isinstance(wait, dict):
-        if set(wait) != {"class", "label"} or not all(isinstance(v, str) and v for v in wait.values()):
-            raise CosyError(path, "wait_state: true, or {class: its delay class, label: the report's name of it}")
-        if header["kind"] != "property":
-            raise CosyError(path, "wait_state: a wait state is a property")
-    elif not isinstance(wait, bool):
+    declared = isinstance(wait, dict) and set(wait) == {"class", "label"}
+    if not (isinstance(wait, bool) or (declared and all(isinstance(v, str) and v for v in wait.values()))):
         raise CosyError(path, "wait_state: true, or {class: its delay class, label: the report's name of it}")
+    if declared and header["kind"] != "property":
+        raise CosyError(path, "wait_state: a wait state is a property")
     if "sums" in header and (header["kind"] != "category" or header["sums"] != "children"):
         raise CosyError(path, "sums: children is for a category that sums its sub-metrics")
     if "timeline" in header and (header["kind"] != "property" or not isinstance(header["timeline"], str)):
@@ -237,8 +235,8 @@ def _build(path: Path, root: Path, header: dict, body: str, entry_name: str | No
         params=params,
         requires=list(requires),
         wait_state=bool(wait),
-        wait_class=wait["class"] if isinstance(wait, dict) else None,
-        wait_label=wait["label"] if isinstance(wait, dict) else None,
+        wait_class=wait["class"] if declared else None,
+        wait_label=wait["label"] if declared else None,
         columns={str(k): v.upper() for k, v in columns.items()},
         sums_children="sums" in header,
         problem=header.get("problem", True),

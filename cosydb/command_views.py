@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import names
-from .terminal import out, path_width, value_text, width
+from .terminal import out, path_width, precise_value_text, width
 
 
 def sql_table(batches: pa.RecordBatchReader, limit: int) -> None:
@@ -79,9 +79,9 @@ def diff_table(result: dict, top: int) -> None:
         [
             r["property"] + (f" (= {', '.join(r['same'])})" if r["same"] else ""),
             names.path(r["mangled_place"]),  # demangled as report shows it
-            value_text(r["value_a"], r["unit"]),
-            value_text(r["value_b"], r["unit"]),
-            value_text(r["change"], r["unit"]),
+            precise_value_text(r["value_a"], r["unit"]),
+            precise_value_text(r["value_b"], r["unit"]),
+            precise_value_text(r["change"], r["unit"]),
             "" if r["relative_change"] is None else f"{r['relative_change']:+.1%}",
             f" [{r['condition_id']}]" if r["condition_id"] else "",
         ]

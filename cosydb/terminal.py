@@ -26,6 +26,7 @@ def path_width(rows: list[list[str]], column: int, least: int) -> int:
     return max(width() - others - 4 * len(rows[0]), least)
 
 
-def value_text(value: float | None, unit: str) -> str:
-    """A property value with its unit ('1.5 s', '300 bytes'); '' for none."""
+def precise_value_text(value: float | None, unit: str) -> str:
+    """A property value with its unit to 6 significant digits ('1.5 s', '300 bytes'; diff's
+    columns); '' for none. The report's table scales times instead (``report_view.value_text``)."""
     return "" if value is None else f"{value:.6g}" + {"s": " s"}.get(unit, f" {unit}")
