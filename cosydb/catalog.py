@@ -11,6 +11,8 @@ YAML, which never reaches DuckDB::
     wait_state: true          # optional: time lost waiting for a named cause (a "why"), or
     wait_state: {class: latesender, label: Late Sender}   # and its delay class: the root causes
                               # (delay_<class>) explain it, the report names them after its label
+    wait_state: {completion: true}   # or time a call takes to complete after its partners all
+                              # arrived (Scalasca's *_completion): ranked, but no waiting for a partner
     sums: children            # optional, a category: the sum of its sub-metrics' values
     problem: false            # optional: a metric, not a problem (the report never ranks it)
     same_as: mpi_latesender   # optional, a property: at each of its places its value is that
@@ -132,6 +134,7 @@ class Property:
     params: dict = field(default_factory=dict)
     requires: list = field(default_factory=list)
     wait_state: bool = False
+    wait_completion: bool = False  # a wait state that is the tail of a synchronisation, not waiting for a partner
     wait_class: str | None = None  # Scalasca's delay class of a wait state: delay_<class> finds its causes
     wait_label: str | None = None  # how the report names the waiting a wait class explains
     columns: dict = field(default_factory=dict)
@@ -204,9 +207,15 @@ def _build(path: Path, root: Path, header: dict, body: str, entry_name: str | No
         raise CosyError(path, "columns must map each column name to a DuckDB type")
     wait = header.get("wait_state", False)
     declared = isinstance(wait, dict) and set(wait) == {"class", "label"}
-    if not (isinstance(wait, bool) or (declared and all(isinstance(v, str) and v for v in wait.values()))):
-        raise CosyError(path, "wait_state: true, or {class: its delay class, label: the report's name of it}")
-    if declared and header["kind"] != "property":
+    completion = wait == {"completion": True}
+    if not (
+        isinstance(wait, bool) or completion or (declared and all(isinstance(v, str) and v for v in wait.values()))
+    ):
+        raise CosyError(
+            path,
+            "wait_state: true, {class: its delay class, label: the report's name of it}, or {completion: true}",
+        )
+    if (declared or completion) and header["kind"] != "property":
         raise CosyError(path, "wait_state: a wait state is a property")
     if "sums" in header and (header["kind"] != "category" or header["sums"] != "children"):
         raise CosyError(path, "sums: children is for a category that sums its sub-metrics")
@@ -235,6 +244,7 @@ def _build(path: Path, root: Path, header: dict, body: str, entry_name: str | No
         params=params,
         requires=list(requires),
         wait_state=bool(wait),
+        wait_completion=completion,
         wait_class=wait["class"] if declared else None,
         wait_label=wait["label"] if declared else None,
         columns={str(k): v.upper() for k, v in columns.items()},

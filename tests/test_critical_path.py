@@ -12,6 +12,8 @@ import pytest
 from conftest import NS, evaluate, full_report, loaded_db, property_rows
 from cosydb.fixtures.generator import TraceBuilder
 
+from cosydb import catalog, database, engine
+
 #: Scalasca's remapper heuristics of computational imbalance.
 IMBALANCES = (
     "imbalance",
@@ -187,6 +189,64 @@ def test_critical_path_imbalance_is_the_paths_excess_over_the_average(barrier):
     assert property_rows(barrier, "critical_path_imbalance", all_processes=False) == {
         ("prog/main/work", 2): pytest.approx(100 * NS),
         ("prog/main", 2): pytest.approx((325 - 890 / 3) / 325 * 5 * NS),
+    }
+
+
+#: Scalasca 2.6's waiting time that critical_path_imbalance subtracts (remapping.spec,
+#: critical_path_imbalance) besides omp_ordered: the catalog's wait states under time that
+#: wait for a partner and are not under another one.
+SCALASCA_WAITING = {
+    "mpi_finalize_wait",
+    "mpi_barrier_wait",
+    "mpi_latesender",
+    "mpi_latereceiver",
+    "mpi_earlyreduce",
+    "mpi_earlyscan",
+    "mpi_latebroadcast",
+    "mpi_wait_nxn",
+    "omp_management",
+    "omp_ebarrier_wait",
+    "omp_ibarrier_wait",
+    "omp_lock_contention_critical",
+    "omp_lock_contention_api",
+    "omp_idle_threads",
+}
+
+#: A plug-in wait state under time: 30 ns at prog/main/work on rank 2 (kind: waiting, or a
+#: completion).
+PLUGIN_WAIT = """{{#---
+kind: property
+parent: mpi_sync_collective
+unit: s
+wait_state: {wait_state}
+info: A plug-in wait state.
+description: 30 ns at prog/main/work on rank 2.
+diagnosis: None.
+---#}}
+SELECT c.callpath_id, NULL::BIGINT AS region_id, l.location_id, NULL::VARCHAR AS condition_id,
+       true AS condition, 1.0 AS confidence, 0.0 AS severity, 30e-9 AS value, NULL::VARCHAR AS details
+FROM {{{{ ref('callpaths') }}}} AS c, {{{{ ref('locations') }}}} AS l
+WHERE c.path = 'prog/main/work' AND l.rank = 2
+"""
+
+
+def test_the_waiting_subtracted_is_scalascas_list():
+    prop = catalog.load()["critical_path_imbalance"]
+    rendered = engine.render(prop, catalog.load(), database.object_names())
+    assert set(rendered.refs) - {"critical_path", "time_leaves", "rank_basis"} == SCALASCA_WAITING
+
+
+@pytest.mark.parametrize("wait_state, waited", [("true", 30), ("{completion: true}", 0)])
+def test_a_plug_in_wait_state_counts_as_waiting_and_a_completion_does_not(barrier, tmp_path, wait_state, waited):
+    plugin = tmp_path / "mine" / "waits" / "plugin_wait.sql"
+    plugin.parent.mkdir(parents=True)
+    plugin.write_text(PLUGIN_WAIT.format(wait_state=wait_state))
+    result = evaluate(barrier, "critical_path_imbalance", properties_dirs=[tmp_path / "mine"])
+    # as above, the ranks' time less waiting 30 ns lower where the plug-in waits: work's
+    # (300 - (600 - 30) / 3) / 300 of 300, main's (325 - (890 - 30) / 3) / 325 of 5
+    assert property_rows(result, "critical_path_imbalance", all_processes=False) == {
+        ("prog/main/work", 2): pytest.approx((300 - (600 - waited) / 3) * NS),
+        ("prog/main", 2): pytest.approx((325 - (890 - waited) / 3) / 325 * 5 * NS),
     }
 
 

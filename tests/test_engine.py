@@ -182,9 +182,9 @@ def test_bad_property_files_are_reported_with_their_path(tmp_path):
     (bad / "broken.sql").write_text(header + "timeline: mpi_latesender_matches\n---#}\nselect 1")
     with pytest.raises(CosyError, match="broken.sql: timeline: 'mpi_latesender_matches' is not a pattern of columns"):
         catalog.load([tmp_path / "props"])
-    for wait in ("{class: latesender}", "{class: latesender, label: x, when: y}", "yes please"):
+    for wait in ("{class: latesender}", "{class: latesender, label: x, when: y}", "yes please", "{completion: false}"):
         (bad / "broken.sql").write_text(header + f"wait_state: {wait}\n---#}}\nselect 1")
-        with pytest.raises(CosyError, match=r"broken.sql: wait_state: true, or \{class: its delay class"):
+        with pytest.raises(CosyError, match=r"broken.sql: wait_state: true, \{class: its delay class.*\{completion: true\}$"):
             catalog.load([tmp_path / "props"])
 
 

@@ -8,10 +8,13 @@ description: |
   Scalasca 2.6 (remapping.spec, PREDERIVED_EXCLUSIVE critical_path_imbalance): for a
   call path c and location l, with CP(c, l) the critical_path of c and its callees on
   l, CP(c) its sum over the locations and T(c) the time of c and its callees over all
-  locations less their waiting (mpi_finalize_wait, mpi_barrier_wait, mpi_latesender,
-  mpi_latereceiver, mpi_earlyreduce, mpi_earlyscan, mpi_latebroadcast, mpi_wait_nxn,
-  omp_management, omp_ebarrier_wait, omp_ibarrier_wait, omp_lock_contention_critical,
-  omp_lock_contention_api, omp_ordered, omp_idle_threads): where CP(c, l) > 0,
+  locations less their waiting (Scalasca's list: mpi_finalize_wait, mpi_barrier_wait,
+  mpi_latesender, mpi_latereceiver, mpi_earlyreduce, mpi_earlyscan, mpi_latebroadcast,
+  mpi_wait_nxn, omp_management, omp_ebarrier_wait, omp_ibarrier_wait,
+  omp_lock_contention_critical, omp_lock_contention_api, omp_ordered, omp_idle_threads;
+  here: omp_ordered and every wait state under time that waits for a partner, i.e. not
+  a completion, and not under another such wait state, whose time holds its own; a
+  plug-in's wait state counts as well): where CP(c, l) > 0,
   max(0, (CP(c) - T(c) / N) / CP(c)) * critical_path(c, l), N the number of
   locations. The critical path's share in c above what an average location spends
   there. CONDITION value > 0, CONFIDENCE 1, SEVERITY value / Duration(RankBasis, e).
@@ -20,10 +23,17 @@ diagnosis: |
   the slowest instance of this work. Balance it across the locations.
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
-{%- set waits = ['mpi_finalize_wait', 'mpi_barrier_wait', 'mpi_latesender', 'mpi_latereceiver',
-                 'mpi_earlyreduce', 'mpi_earlyscan', 'mpi_latebroadcast', 'mpi_wait_nxn', 'omp_management',
-                 'omp_ebarrier_wait', 'omp_ibarrier_wait', 'omp_lock_contention_critical',
-                 'omp_lock_contention_api', 'omp_idle_threads'] %}
+{#- the waiting under time: the wait states that wait for a partner, each with the entries
+    under it, whose time it holds already (tree order: a parent before its children) -#}
+{%- set waiting = namespace(covered=[], entries=[]) %}
+{%- for entry in catalog_tree(['time']) %}
+    {%- if entry.parent in waiting.covered or entry.waiting %}
+        {%- if entry.parent not in waiting.covered %}
+            {%- set waiting.entries = waiting.entries + [entry] %}
+        {%- endif %}
+        {%- set waiting.covered = waiting.covered + [entry.name] %}
+    {%- endif %}
+{%- endfor %}
 {% set imbalance %}
 with on_path as (
     select callpath_id, location_id, value from {{ ref('critical_path') }}
@@ -51,7 +61,7 @@ busy as (
     select callpath_id, value from {{ ref('time_leaves') }}
     union all
     select callpath_id, -value from {{ ref('time_leaves') }} where metric = 'omp_ordered'
-    {%- for entry in catalog_tree(['time']) if entry.name in waits and entry.evaluable %}
+    {%- for entry in waiting.entries if entry.evaluable %}
     union all
     select callpath_id, -value from {{ ref(entry.name) }} where location_id is not null
     {%- endfor %}

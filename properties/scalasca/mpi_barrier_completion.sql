@@ -3,7 +3,7 @@ kind: property
 parent: mpi_sync_collective
 unit: s
 timeline: mpi_collective_timeline
-wait_state: true
+wait_state: {completion: true}
 requires: [trace]
 info: Time ranks need to leave MPI_Barrier after the first rank left (Scalasca's mpi_barrier_completion).
 description: |

@@ -3,7 +3,7 @@ kind: property
 parent: mpi_init_exit
 unit: s
 timeline: mpi_collective_timeline
-wait_state: true
+wait_state: {completion: true}
 requires: [trace]
 info: Time ranks need to finish MPI_Init after the first rank finished (Scalasca's mpi_init_completion).
 description: |

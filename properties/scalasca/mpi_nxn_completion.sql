@@ -3,7 +3,7 @@ kind: property
 parent: mpi_collective
 unit: s
 timeline: mpi_collective_timeline
-wait_state: true
+wait_state: {completion: true}
 requires: [trace]
 info: Time ranks need to finish an n-to-n collective after the first rank finished (Scalasca's mpi_nxn_completion).
 description: |
