@@ -8,6 +8,11 @@ import sys
 import tarfile
 from pathlib import Path
 
+# Cache compiled modules (__pycache__, ignored by git) although PYTHONDONTWRITEBYTECODE may be
+# set: every pytest-xdist worker would otherwise rewrite the asserts of every test module and
+# compile cosydb again (about 2 s per worker and run).
+sys.dont_write_bytecode = False
+
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
