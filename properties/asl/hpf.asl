@@ -12,10 +12,10 @@
 //     its parameter is RankBasis): the rank basis, RankBasis, in another spelling;
 //   - costs's body without its opening '{' (2805), and its LET "cost = cost_func(...)"
 //     without type or ';' (2813), as the report's MPI templates write them;
-//   - EXP(x, 2) (2996): x to the power 2 (the report's EXP of two arguments);
-//   - the two experiments of serialization_costs and uneven_work_distribution, "Experiment
-//     seq, Experiment par": seq is the --baseline experiment (supplied_data.yaml:
-//     parameters), par the loaded one; regions are matched by call path.
+//   - EXP(x, 2) (2996): x to the power 2 (the report's EXP of two arguments).
+// The two experiments of serialization_costs and uneven_work_distribution, "Experiment seq,
+// Experiment par", are the --baseline experiment (seq: supplied_data.yaml, parameters) and
+// the loaded one; regions are matched by call path.
 // The thresholds loop_serial_threshold and uneven_threshold are catalog parameters
 // (p_loop_serial_threshold, p_uneven_threshold; supplied_data.yaml: constants).
 
