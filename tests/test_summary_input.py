@@ -251,6 +251,10 @@ def test_openmp_cost_properties_of_the_summary(openmp):
     assert {k[0]: r["value"] for k, r in holding(result, "openmp_remote_accesses").items()} == pytest.approx(
         {"main/par": 0.1}
     )
+    # a region without remote accesses in the input has none: cost 0 x 1e-6, severity 0 (as the
+    # measurable costs read it), no problem
+    loop = rows(result, "openmp_remote_accesses")[("main/par/loop", None)]
+    assert (loop["condition"], loop["severity"], loop["value"]) == (False, 0.0, 0.0)
     # PRegion executed twice: 2 x parallel_region_cost 1e-3; the PDo too; Functions never
     organisation = holding(result, "openmp_parallel_organization")
     assert {k[0]: r["value"] for k, r in organisation.items()} == pytest.approx(
