@@ -608,11 +608,12 @@ class Compiler:
             if (
                 what == "severity"
                 and expr.data == "product"
-                and len(expr.children) == 3
-                and str(expr.children[1]) == "/"
-            ):
-                value, denominator = self.numeric(expr.children[0], env), self.numeric(expr.children[2], env)
-                unit = "s" if "duration(" in _source(self.text, expr.children[2]).lower() else "count"
+                and len(expr.children) >= 3
+                and str(expr.children[-2]) == "/"
+            ):  # a / b, or a * ... / b (nr_executions * parallel_region_cost / duration): its value a * ...
+                numerator = expr.children[0] if len(expr.children) == 3 else lark.Tree("product", expr.children[:-2])
+                value, denominator = self.numeric(numerator, env), self.numeric(expr.children[-1], env)
+                unit = "s" if "duration(" in _source(self.text, expr.children[-1]).lower() else "count"
             if guard in result:
                 previous = result[guard]
                 compiled = f"greatest({previous[0]}, {compiled})"
@@ -918,6 +919,7 @@ class Compiler:
             return self._set_attribute(base, attribute, how, node)
         if isinstance(how, str):
             how = {"column": how}
+        self._require(how.get("requires"))  # what reading this attribute needs (a machine constant)
         if how.get("row"):  # an object whose attributes are columns of this row (HPFRegionSummary.sums)
             return self._same_row(base, self.model.cls(how["row"]).name, node)
         if how.get("keys"):  # a reference to one of several classes, each with its key column
