@@ -9,6 +9,7 @@ import copy
 import re
 
 import pytest
+from conftest import cosydb
 from test_asl import SEED, _close
 from test_summary_input import hpf_doc, loaded, openmp_doc
 
@@ -167,6 +168,13 @@ def test_the_builtin_hpf_specification_has_no_problem():
     path = catalog.asl_specification("hpf")
     errors, readings = checked(path, path.read_text())
     assert errors == [] and readings
+    shown = cosydb("asl", "check", "hpf")  # a built-in specification by its name
+    lines = shown.stdout.splitlines()
+    assert (
+        shown.returncode == 0
+        and lines[-1] == f"1 file(s): no problems; {len(readings)} place(s) read as the ASL report writes them (above)"
+    )
+    assert lines[:-1] == [str(r) for r in readings]
 
 
 # -- compiled = hand-written ----------------------------------------------------------------
