@@ -417,6 +417,8 @@ def asl_entries(path: Path, earlier: list[Path] = ()) -> dict[str, tuple[dict, s
         }
         if entry.params:
             header["params"] = entry.params
+        if entry.requires:  # what its data model classes need (supplied_data.yaml: requires)
+            header["requires"] = entry.requires
         if entry.columns:
             header["columns"] = entry.columns
         entries[entry.name] = (header, entry.sql)

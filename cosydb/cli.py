@@ -714,7 +714,9 @@ app.add_typer(asl_app, name="asl")
 
 
 @asl_app.command("check")
-def asl_check(files: list[Path] = typer.Argument(..., help="ASL specification(s).")):
+def asl_check(
+    files: list[Path] = typer.Argument(..., help="ASL specification(s), or built-in ones: mpi, hpf, openmp."),
+):
     """Parse and type-check ASL against the data model, one line per problem.
 
     Each problem reads file:line:column: problem; the exit code is 1 if there is one. Every
@@ -727,6 +729,9 @@ def asl_check(files: list[Path] = typer.Argument(..., help="ASL specification(s)
     """
     from .asl.compiler import checked
     from .asl.parser import read
+    from .catalog import asl_specification
+
+    files = [asl_specification(f) for f in files]  # a built-in one by its name (hpf)
 
     def body():  # a file uses the functions and templates of those before it
         return [checked(path, read(path), [(f, read(f)) for f in files[:n]]) for n, path in enumerate(files)]

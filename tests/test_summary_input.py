@@ -251,6 +251,10 @@ def test_openmp_cost_properties_of_the_summary(openmp):
     assert {k[0]: r["value"] for k, r in holding(result, "openmp_remote_accesses").items()} == pytest.approx(
         {"main/par": 0.1}
     )
+    # a region without remote accesses in the input has none: cost 0 x 1e-6, severity 0 (as the
+    # measurable costs read it), no problem
+    loop = rows(result, "openmp_remote_accesses")[("main/par/loop", None)]
+    assert (loop["condition"], loop["severity"], loop["value"]) == (False, 0.0, 0.0)
     # PRegion executed twice: 2 x parallel_region_cost 1e-3; the PDo too; Functions never
     organisation = holding(result, "openmp_parallel_organization")
     assert {k[0]: r["value"] for k, r in organisation.items()} == pytest.approx(
@@ -320,6 +324,12 @@ def test_hpf_cost_properties(hpf):
     assert {k[0]: r["value"] for k, r in holding(result, "hpf_communication_costs").items()} == pytest.approx(
         {"main": 2.0, "main/fl": 1.0}
     )
+    # a region the input gives no communication time communicates 0 s (as hpf_costs reads it):
+    # severity 0 / 20, no problem (the report's cost / duration(RankBasis, e))
+    quiet = rows(result, "hpf_communication_costs")[("main/dl", None)]
+    assert (quiet["condition"], quiet["severity"], quiet["value"]) == (False, 0.0, 0.0)
+    assert rows(result, "hpf_io_costs")[("main/fl", None)]["severity"] == 0.0
+    assert rows(result, "hpf_inspector_costs")[("main", None)]["value"] == 0.0
     assert {k[0] for k in holding(result, "hpf_forall_synchronization_costs")} == {"main/fl"}  # not the DO loop
     assert holding(result, "hpf_inspector_costs")[("main/fl", None)]["severity"] == pytest.approx(0.4 / basis)
     assert {k[0] for k in holding(result, "hpf_io_costs")} == {"main"}
@@ -331,10 +341,10 @@ def test_hpf_cost_properties(hpf):
 def test_hpf_redist_costs_has_two_conditions(hpf):
     result = against_seq(hpf, "hpf_redist_costs")
     redist = holding(result, "hpf_redist_costs")
-    # COND1: procedure with a transcriptive declaration, implicit redistribution 0.6 (confidence 0.8);
-    # COND2: REDISTRIBUTE of a DYNAMIC array, explicit redistribution 0.8 (confidence 1.0)
-    assert (redist[("main", "COND1")]["confidence"], redist[("main", "COND1")]["value"]) == (0.8, pytest.approx(0.6))
-    assert (redist[("main/rd", "COND2")]["confidence"], redist[("main/rd", "COND2")]["value"]) == (
+    # Cond1: procedure with a transcriptive declaration, implicit redistribution 0.6 (confidence 0.8);
+    # Cond2: REDISTRIBUTE of a DYNAMIC array, explicit redistribution 0.8 (confidence 1.0)
+    assert (redist[("main", "Cond1")]["confidence"], redist[("main", "Cond1")]["value"]) == (0.8, pytest.approx(0.6))
+    assert (redist[("main/rd", "Cond2")]["confidence"], redist[("main/rd", "Cond2")]["value"]) == (
         1.0,
         pytest.approx(0.8),
     )

@@ -106,6 +106,7 @@ class Val:
     keys: dict = field(default_factory=dict)  # a reference to one of several classes: class -> key SQL
     query: tuple | None = None  # a scalar that is one aggregate over a set: (its Source, the aggregate)
     named: str | None = None  # an unquoted MPI function's name: the Function, compared with a String its name
+    baseline: bool = False  # the --baseline experiment (an Experiment parameter bound to it)
 
 
 ERROR = Val("error")
@@ -145,6 +146,7 @@ class Entry:
     kind: str = "property"  # or pattern: the rows per instance of a property of an event
     columns: dict = field(default_factory=dict)  # a pattern's columns
     info: str = ""  # its one line, where the comment above the property is another's
+    requires: list = field(default_factory=list)  # what the experiment must have (catalog.REQUIREMENTS)
 
 
 #: The report's global definitions (Summary, Duration, ...), which every specification sees.
@@ -170,6 +172,9 @@ class Compiler:
         self.let_values: dict = {}  # its LET constants compiled so far: id(definition) -> Val
         self.bound: dict[str, Source] = {}  # the rows a variable ranges over, by its alias
         self.instance: str | None = None  # the key of the event a property of an event is of
+        self.requires: list[str] = []  # what the property being compiled reads needs (mappings' requires)
+        self.expected: list = [None]  # the class of the function whose body is compiled (None: no class)
+        self.names: dict[str, str] = {}  # the parameters of the property being compiled, by lower-case name
         self.shared: set[int] = set()  # the ids of the functions and templates of other specifications
         self.readings: list[Reading] = []  # where this specification is read leniently
         for shared_path, shared_text in [(PRELUDE, PRELUDE.read_text()), *shared]:
@@ -333,14 +338,18 @@ class Compiler:
                 continue
             line, params = _position(prop.node)[0], dict(self.params)
             if self.instance is None:
-                entries.append(Entry(prop.name, sql, prop.source, line, unit, params))
+                entries.append(Entry(prop.name, sql, prop.source, line, unit, params, requires=list(self.requires)))
                 continue
             # a property of an event: its rows per event (a pattern), and per call path and
             # location the most severe event's
             instances = _instances(prop.name)
             info = f"{prop.name} at each event (a region instance), before its most severe per call path and location."
-            entries.append(Entry(instances, sql, prop.source, line, unit, params, "pattern", INSTANCE_COLUMNS, info))
-            entries.append(Entry(prop.name, _most_severe(instances), prop.source, line, unit, params))
+            requires = list(self.requires)
+            entries.append(
+                Entry(instances, sql, prop.source, line, unit, params, "pattern", INSTANCE_COLUMNS, info, requires)
+            )
+            most_severe = _most_severe(instances)
+            entries.append(Entry(prop.name, most_severe, prop.source, line, unit, params, requires=requires))
         return entries
 
     def _untyped(self, definition: Definition, value: Val, form: str) -> None:
@@ -368,7 +377,15 @@ class Compiler:
         if mapping is None:
             self.error(node, f"class {class_name} has no mapping in the supplied data specification")
             return None
+        if not mapping.relation:
+            self.error(node, f"class {class_name} is supplied only as an attribute of another class's object")
+            return None
+        self._require(mapping.requires)
         return mapping.sql, mapping.key, mapping.filters, mapping.result_column
+
+    def _require(self, requirements) -> None:
+        """Note what the property being compiled needs of an experiment (catalog.REQUIREMENTS)."""
+        self.requires += [r for r in requirements or () if r not in self.requires]
 
     def _symbol(self, ptype, pname: str) -> Val:
         """A parameter of a definition checked on its own: a row of its class, or a value."""
@@ -380,10 +397,11 @@ class Compiler:
 
     def _compile_property(self, prop: PropertyDef, bindings: dict | None = None) -> tuple[str, str]:
         self.aliases, self.lets, self.params, self.let_values = set(), [], {}, {}
-        self.bound, self.instance = {}, None
+        self.bound, self.instance, self.requires = {}, None, []
         env: dict[str, object] = dict(bindings if bindings is not None else prop.bindings)
         contexts, keys = [], {"callpath_id": "null::bigint", "region_id": "null::bigint", "location_id": "null::bigint"}
         self.contexts = []
+        self.names = {pname.lower(): pname for _, pname, _ in prop.params}
         for ptype, pname, pnode in prop.params:
             bound = self._parameter(ptype, pname, pnode, contexts, keys)
             env[pname.lower()] = bound
@@ -474,11 +492,15 @@ class Compiler:
 
     def _with_relations(self, sql: str) -> str:
         """``sql`` preceded by a CTE per subquery relation it reads ({rel:Class})."""
-        owners = dict.fromkeys(re.findall(r"\{rel:(\w+)\}", sql))
+        owners = dict.fromkeys(re.findall(r"\{(relb?):(\w+)\}", sql))
         if not owners:
             return sql
-        ctes = ",\n\n".join(f"{_cte(o)} as {self.model.mapping(o).relation.strip()}" for o in owners)
-        return f"with {ctes}\n\n" + re.sub(r"\{rel:(\w+)\}", lambda m: _cte(m.group(1)), sql)
+        mappings = {o: self.model.mapping(o) for _, o in owners}
+        ctes = ",\n\n".join(
+            f"{_cte(o, kind)} as {(mappings[o].baseline if kind == 'relb' else mappings[o].relation).strip()}"
+            for kind, o in owners
+        )
+        return f"with {ctes}\n\n" + re.sub(r"\{(relb?):(\w+)\}", lambda m: _cte(m.group(2), m.group(1)), sql)
 
     def _event_columns(self, ptype) -> dict:
         """The result columns an object of class ``ptype`` names as a context if it is an
@@ -530,12 +552,20 @@ class Compiler:
     def _parameter(self, ptype, pname: str, node, contexts: list, keys: dict) -> Val:
         if isinstance(ptype, SetOf) or self.model.cls(ptype) is None:
             return self.error(node, f"parameter {pname}: unknown class '{ptype}'")
-        binding = self.model.parameters.get(pname.lower())
-        if binding is not None:
+        found = self.model.parameter(pname)
+        if found is not None:
+            supplied, binding = found
+            if supplied.lower() != pname.lower():
+                self.reading(
+                    node, f"parameter '{pname}' read as {supplied}, the parameter of that name in another spelling"
+                )
             if not self.model.is_subclass(binding["class"], ptype) and not self.model.is_subclass(
                 ptype, binding["class"]
             ):
                 return self.error(node, f"parameter {pname} is a {binding['class']}, not a {ptype}")
+            self._require(binding.get("requires"))
+            if binding.get("experiment") == "baseline":  # the --baseline experiment
+                return Val("object", sql="", cls=ptype, baseline=True)
             return Val("object", sql=binding["key"], cls=ptype, many=True)
         if self.model.is_subclass(ptype, "Experiment") or self.model.is_subclass(ptype, "Application"):
             return Val("object", sql="", cls=ptype)  # the loaded one
@@ -578,11 +608,12 @@ class Compiler:
             if (
                 what == "severity"
                 and expr.data == "product"
-                and len(expr.children) == 3
-                and str(expr.children[1]) == "/"
-            ):
-                value, denominator = self.numeric(expr.children[0], env), self.numeric(expr.children[2], env)
-                unit = "s" if "duration(" in _source(self.text, expr.children[2]).lower() else "count"
+                and len(expr.children) >= 3
+                and str(expr.children[-2]) == "/"
+            ):  # a / b, or a * ... / b (nr_executions * parallel_region_cost / duration): its value a * ...
+                numerator = expr.children[0] if len(expr.children) == 3 else lark.Tree("product", expr.children[:-2])
+                value, denominator = self.numeric(numerator, env), self.numeric(expr.children[-1], env)
+                unit = "s" if "duration(" in _source(self.text, expr.children[-1]).lower() else "count"
             if guard in result:
                 previous = result[guard]
                 compiled = f"greatest({previous[0]}, {compiled})"
@@ -674,7 +705,7 @@ class Compiler:
         near = [key for key in env if isinstance(key, str) and spelling(key) == spelling(name)]
         if len(near) == 1:
             bound = env[near[0]]
-            written = bound[1].name if isinstance(bound, tuple) else near[0]
+            written = bound[1].name if isinstance(bound, tuple) else self.names.get(near[0], near[0])
             self.reading(node, f"'{name}' read as '{written}', the name defined here in another spelling")
             return self._name(lark.Tree("name", [lark.Token("NAME", written)]), env)
         if name in mpi_functions():
@@ -883,10 +914,14 @@ class Compiler:
         how = (mapping.attributes if mapping else {}).get(name.lower())
         if how is None:
             return self.error(node, f"{cls}.{attribute.name} is not supplied by cosydb (supplied_data.yaml)")
+        self._require(mapping.requires)
         if isinstance(attribute.type, SetOf):
             return self._set_attribute(base, attribute, how, node)
         if isinstance(how, str):
             how = {"column": how}
+        self._require(how.get("requires"))  # what reading this attribute needs (a machine constant)
+        if how.get("row"):  # an object whose attributes are columns of this row (HPFRegionSummary.sums)
+            return self._same_row(base, self.model.cls(how["row"]).name, node)
         if how.get("keys"):  # a reference to one of several classes, each with its key column
             keys = {self.model.cls(k).name: self._read(base, f"{{row}}.{c}", mapping) for k, c in how["keys"].items()}
             return Val("object", sql="", cls=attribute.type, keys=keys)
@@ -915,6 +950,15 @@ class Compiler:
         query = (base.src, _any_value(base.src, expression)) if base.kind == "unique" else None
         return Val("scalar", sql=value, type=vtype, query=query)
 
+    def _same_row(self, base: Val, cls: str, node) -> Val:
+        """The object of class ``cls`` made of the row of ``base`` (its attributes: columns of it)."""
+        if base.kind == "row":
+            return Val("row", sql=base.sql, cls=cls)
+        if base.kind == "unique":
+            src = base.src
+            return Val("unique", src=Source(src.relation, src.alias, src.where, cls, src.joins))
+        return self.error(node, f"a {cls} of {_describe(base)} is read of a context or a set's element only")
+
     def _as(self, value: Val, cls: str) -> Val:
         """``value`` read as a ``cls`` (a subclass of its class, as typeof found it, or as a
         function's parameter takes it): a row of another relation than cls's is the object
@@ -934,14 +978,26 @@ class Compiler:
         alias = self._alias("o")
         inner = expression.replace("{row}", alias)
         rows = f"select any_value({inner}) from {mapping.sql} as {alias}"
+        if base.baseline:  # the --baseline experiment: its tables (and its one row of experiments)
+            return "(" + rows.replace("{ref:", "{baseline:") + ")"
         if not mapping.key or not base.sql:  # the Experiment: the one row of its relation
             return f"({rows})"
         return f"({rows} where {alias}.{mapping.key} = {base.sql})"
 
     def _set_attribute(self, base: Val, attribute, how, node) -> Val:
+        """A set attribute: the objects of its element class ``how`` relates to ``base`` (its
+        ``where``, over ``{item}`` and ``{row}``, base's row, each column of which is read
+        through base where that is no row). In the body of a function whose type is a class
+        (``HPFRegionSummary summary(...)``), a set of a superclass of it holds that class's
+        objects (``e.profile``, Appendix B's setof RegionSummary, holds the HPF summaries)."""
         element = attribute.type.element
         if isinstance(how, dict) and "set" in how:
             element = how["set"]
+        expected, declared = self.expected[-1], attribute.type.element
+        if isinstance(declared, str) and expected and self.model.is_subclass(expected, declared):
+            element = expected
+        if base.baseline or (base.kind == "unique" and base.src.relation.startswith("{relb:")):
+            return self._baseline_set(base, element, attribute, node)
         found = self._relation(element, node)
         if found is None:
             return ERROR
@@ -950,10 +1006,31 @@ class Compiler:
         where = [f.replace("{row}", alias) for f in filters]
         condition = how.get("where", "true") if isinstance(how, dict) else "true"
         if condition != "true":
-            if base.kind != "row":
-                return self.error(node, f"{attribute.name} of {_describe(base)} is not supported yet")
-            where.append(condition.replace("{item}", alias).replace("{row}", base.sql))
+            if base.kind == "row":
+                over = condition.replace("{row}", base.sql)
+            else:  # each column of base's row read through it
+                cls = base.cls if base.kind != "unique" else base.src.element
+                mapping = self.model.mapping(cls)
+                over = re.sub(
+                    r"\{row\}\.(\w+)", lambda m: self._read(base, f"{{row}}.{m.group(1)}", mapping), condition
+                )
+            where.append(over.replace("{item}", alias))
         return Val("set", src=Source(relation, alias, where, element))
+
+    def _baseline_set(self, base: Val, element: str, attribute, node) -> Val:
+        """A set attribute of the --baseline experiment (``seq.profile``): its element class's
+        objects there (its mapping's ``baseline`` relation, whose references hold the loaded
+        experiment's keys: a region by its call path's path)."""
+        if not base.baseline:
+            what = _describe(base).removeprefix("a ")
+            return self.error(node, f"{attribute.name} of the baseline experiment's {what} is not supplied")
+        mapping = self.model.mapping(element)
+        if mapping is None or not mapping.baseline:
+            return self.error(node, f"class {element} is not supplied for the baseline experiment (supplied_data.yaml)")
+        self._require(mapping.requires)
+        alias = self._alias(attribute.name)
+        where = [f.replace("{row}", alias) for f in mapping.filters]
+        return Val("set", src=Source(mapping.baseline_sql, alias, where, element))
 
     def _set_builder(self, node, env) -> Val:
         parts = list(node.children)
@@ -1080,7 +1157,13 @@ class Compiler:
             scope[pname.lower()] = value
         if definition.body is None:
             return ERROR
-        return self.expr(definition.body, scope)
+        returns = definition.type.element if isinstance(definition.type, SetOf) else definition.type
+        returned = self.model.cls(returns) if isinstance(returns, str) else None
+        self.expected.append(returned.name if returned is not None else None)
+        try:
+            return self.expr(definition.body, scope)
+        finally:
+            self.expected.pop()
 
     def _supplied_set(self, name: str, node, arguments, env) -> Val:
         """A set supplied_data.yaml defines as a function of its arguments (Rs(e, p))."""
@@ -1169,6 +1252,10 @@ class Compiler:
         return rows, match_class
 
     def _builtin(self, name: str, node, arguments, env) -> Val:
+        if name == "exp" and len(arguments) == 2:  # the report's EXP(x, 2): x squared
+            base, exponent = self.numeric(arguments[0], env), self.numeric(arguments[1], env)
+            self.reading(node, "EXP(x, n) read as x to the power n (EXP of one argument: e to the power x)")
+            return Val("scalar", sql=f"power({base}, {exponent})", type="float")
         if len(arguments) != 1:
             return self.error(node, f"{name.upper()} takes one argument, given {len(arguments)}")
         value = self.expr(arguments[0], env)
@@ -1209,7 +1296,7 @@ class Compiler:
         for (ptype, pname, _), value in zip(prop.params, applied.args, strict=True):
             if value.kind == "error":
                 return ERROR
-            if self.model.parameters.get(pname.lower()) or self.model.is_subclass(ptype, "Experiment"):
+            if self.model.parameter(pname) or self.model.is_subclass(ptype, "Experiment"):
                 continue
             if self._event_columns(ptype):  # an event: its row by its key
                 key = self._key(value, node)
@@ -1427,13 +1514,16 @@ def _any_value(src: Source, expression: str) -> str:
     return "any_value(" + expression.replace("{row}", src.alias) + ")"
 
 
-def _cte(owner: str) -> str:
-    """The CTE name of a class's subquery relation: RegionSummary -> asl_region_summary."""
-    return "asl_" + re.sub(r"(?<!^)(?=[A-Z])", "_", owner).lower()
+def _cte(owner: str, kind: str = "rel") -> str:
+    """The CTE name of a class's subquery relation: RegionSummary -> asl_region_summary (of the
+    baseline experiment, kind relb: asl_region_summary_baseline)."""
+    name = "asl_" + re.sub(r"(?<!^)(?=[A-Z])", "_", owner).lower()
+    return name + "_baseline" if kind == "relb" else name
 
 
 def _jinja(sql: str) -> str:
-    """{ref:name} placeholders as the catalog's ref() calls."""
+    """{ref:name} placeholders as the catalog's ref() calls, {baseline:name} as baseline_ref()."""
+    sql = re.sub(r"\{baseline:(\w+)\}", lambda m: "{{ baseline_ref('" + m.group(1) + "') }}", sql)
     return re.sub(r"\{ref:(\w+)\}", lambda m: "{{ ref('" + m.group(1) + "') }}", sql)
 
 

@@ -1,4 +1,5 @@
-"""The ASL data model (``data_model.asl``: classes, attributes, enums) and how cosydb
+"""The ASL data model (``data_model.asl``: classes, attributes, enums; the appendices'
+paradigms in files of their own beside it, ``data_model_<paradigm>.asl``) and how cosydb
 supplies it (``supplied_data.yaml``: a relation per class, a column or SQL per attribute).
 Names are case-insensitive: every lookup takes the lower-cased name."""
 
@@ -14,6 +15,7 @@ import yaml
 
 from ..errors import CosyError
 from .parser import parse
+from .readings import spelling
 
 #: Class names the report uses but never declares, and the class they are read as:
 #: MPIRegion types the parameters of Summary, Duration and ProcessProfiles (Appendix C),
@@ -56,12 +58,19 @@ class Mapping:
     attributes: dict
     owner: str = ""  # the class whose relation it is (a subclass inherits it)
     context: dict = field(default_factory=dict)  # an event as a context: result column -> its column
+    baseline: str | None = None  # the relation of its objects in the --baseline experiment
+    requires: list = field(default_factory=list)  # what an experiment must have (catalog.REQUIREMENTS)
 
     @property
     def sql(self) -> str:
         """The relation as SQL: a table or view of the catalog ({ref:name}), or a subquery,
         which a compiled property defines once, as the CTE {rel:owner} names."""
         return f"{{rel:{self.owner}}}" if self.relation.lstrip().startswith("(") else f"{{ref:{self.relation}}}"
+
+    @property
+    def baseline_sql(self) -> str:
+        """The relation of the class's objects in the baseline experiment, a CTE ({relb:owner})."""
+        return f"{{relb:{self.owner}}}"
 
     @property
     def result_column(self) -> str | None:
@@ -84,6 +93,7 @@ class DataModel:
         self._mappings = {name.lower(): spec for name, spec in (supplied.get("classes") or {}).items()}
         self.constants = {name.lower(): spec for name, spec in (supplied.get("constants") or {}).items()}
         self.parameters = {name.lower(): spec for name, spec in (supplied.get("parameters") or {}).items()}
+        self._parameter_names = {name.lower(): name for name in supplied.get("parameters") or {}}
         self.sets = {name.lower(): spec for name, spec in (supplied.get("sets") or {}).items()}
 
     def extended(self, name: str, columns: dict) -> DataModel:
@@ -124,24 +134,47 @@ class DataModel:
         return None
 
     def mapping(self, class_name: str) -> Mapping | None:
-        """The class's mapping, its attributes joined with its superclasses' (the nearest wins)."""
-        found, attributes, filters = {}, {}, []
+        """The class's mapping, its attributes joined with its superclasses' (the nearest wins).
+        A class whose objects are read only as an attribute of another's row (HPFSummary:
+        ``{row: HPFSummary}``) has attributes and no relation (relation "")."""
+        found, attributes, filters, requires = {}, {}, [], []
         for ancestor in reversed(self.ancestors(class_name)):
             spec = self._mappings.get(ancestor.lower())
             if spec is None:
                 continue
             for name, how in (spec.get("attributes") or {}).items():
                 attributes[name.lower()] = how
-            found.update({k: v for k, v in spec.items() if k in ("relation", "key", "context")})
+            if "relation" in spec:  # a relation of its own: not its parent's baseline
+                found.pop("baseline", None)
+            found.update({k: v for k, v in spec.items() if k in ("relation", "key", "context", "baseline")})
             if "relation" in spec:
                 found["owner"] = self.cls(ancestor).name
             if spec.get("where"):
                 filters.insert(0, spec["where"])
+            requires += [r for r in spec.get("requires") or [] if r not in requires]
         if "relation" not in found:
-            return None
+            if not attributes:
+                return None
+            found.update(relation="", owner=self.cls(class_name).name)
         return Mapping(
-            found["relation"], found.get("key"), filters, attributes, found["owner"], found.get("context") or {}
+            found["relation"],
+            found.get("key"),
+            filters,
+            attributes,
+            found["owner"],
+            found.get("context") or {},
+            found.get("baseline"),
+            requires,
         )
+
+    def parameter(self, name: str) -> tuple[str, dict] | None:
+        """(the name it is given there, its spec) of a parameter of ``parameters:`` named
+        ``name``, or in another spelling (``rank_basis`` for ``RankBasis``: ``readings.spelling``)
+        where exactly one is."""
+        if name.lower() in self.parameters:
+            return self._parameter_names[name.lower()], self.parameters[name.lower()]
+        near = [key for key in self.parameters if spelling(key) == spelling(name)]
+        return (self._parameter_names[near[0]], self.parameters[near[0]]) if len(near) == 1 else None
 
 
 def type_of(node: lark.Tree):
@@ -151,8 +184,9 @@ def type_of(node: lark.Tree):
     return SetOf(element) if node.data == "set_type" else element
 
 
-def _classes(tree: lark.Tree) -> dict[str, Class]:
-    classes: dict[str, Class] = {}
+def _classes(tree: lark.Tree, classes: dict[str, Class] | None = None, path: str = "") -> dict[str, Class]:
+    """The classes of a data model file, added to ``classes`` (a class declared twice is an error)."""
+    classes = {} if classes is None else classes
     for item in tree.children:
         if not isinstance(item, lark.Tree) or item.data != "class_def":
             continue
@@ -170,16 +204,25 @@ def _classes(tree: lark.Tree) -> dict[str, Class]:
                 )
             else:  # enum_def
                 cls.enums[str(member.children[0])] = [str(t) for t in member.children[1].children]
+        if name.lower() in classes:
+            raise CosyError(path, f"class {name} is declared twice")
         classes[name.lower()] = cls
     return classes
 
 
+#: The data model's files: Appendices B and C, then the appendices' paradigms (D: HPF, E: OpenMP).
+MODEL_FILES = ("data_model.asl", "data_model_hpf.asl", "data_model_openmp.asl")
+
+
 @functools.cache
 def builtin() -> DataModel:
-    """The report's data model (Appendices B, C) as cosydb supplies it."""
+    """The report's data model (Appendices B to E) as cosydb supplies it."""
     here = resources.files(__package__)
-    model_text = here.joinpath("data_model.asl").read_text()
+    classes: dict[str, Class] = {}
+    for name in MODEL_FILES:
+        if here.joinpath(name).is_file():
+            _classes(parse(here.joinpath(name).read_text(), name), classes, name)
     supplied = yaml.safe_load(here.joinpath("supplied_data.yaml").read_text())
     if not isinstance(supplied, dict):
         raise CosyError("supplied_data.yaml", "must be a YAML mapping")
-    return DataModel(_classes(parse(model_text, "data_model.asl")), supplied)
+    return DataModel(classes, supplied)

@@ -5,9 +5,9 @@ unit: s
 requires: [hpf_summary]
 info: "Time spent redistributing arrays, inside procedures or at REDISTRIBUTE (ASL redist_costs)."
 description: |
-  ASL §3.4.2.8, two conditions: COND1 the region is an HPFProcedure with a declaration
+  ASL §3.4.2.8, two conditions (the report's ids): Cond1 the region is an HPFProcedure with a declaration
   of format PRESCRIPTIVE or TRANSCRIPTIVE AND impl_redistr_time > 0 (confidence 0.8,
-  severity impl_redistr_time / duration(RankBasis, e)); COND2 the region is an
+  severity impl_redistr_time / duration(RankBasis, e)); Cond2 the region is an
   HPFRedistribute with a DYNAMIC declaration AND expl_redistr_time > 0 (confidence 1.0,
   severity expl_redistr_time / duration(RankBasis, e)). CONFIDENCE and SEVERITY the MAX
   over the conditions that hold; condition_id names them.
@@ -32,7 +32,7 @@ regions as (
 ),
 
 rated as (
-    select callpath_id, null::bigint as region_id, null::bigint as location_id, 'COND1' as condition_id,
+    select callpath_id, null::bigint as region_id, null::bigint as location_id, 'Cond1' as condition_id,
         kind = 'HPFProcedure' and remapping_dummy and coalesce(impl_redistr_time, 0) > 0 as condition,
         0.8::double as confidence, coalesce(impl_redistr_time, 0) / basis.basis_s as severity,
         coalesce(impl_redistr_time, 0) as value, null::varchar as details
@@ -40,7 +40,7 @@ rated as (
 
     union all
 
-    select callpath_id, null, null, 'COND2',
+    select callpath_id, null, null, 'Cond2',
         kind = 'HPFRedistribute' and dynamic and coalesce(expl_redistr_time, 0) > 0,
         1.0, coalesce(expl_redistr_time, 0) / basis.basis_s, coalesce(expl_redistr_time, 0), null
     from regions cross join {{ ref('summary_rank_basis') }} as basis
