@@ -8,11 +8,6 @@ import sys
 import tarfile
 from pathlib import Path
 
-# Cache compiled modules (__pycache__, ignored by git) although PYTHONDONTWRITEBYTECODE may be
-# set: every pytest-xdist worker would otherwise rewrite the asserts of every test module and
-# compile cosydb again (about 2 s per worker and run).
-sys.dont_write_bytecode = False
-
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
@@ -24,6 +19,12 @@ from cosydb import database
 from cosydb.loading import load
 
 TRACES = Path(__file__).resolve().parents[2] / "shared" / "traces"
+
+# Cache compiled modules (__pycache__, ignored by git) although PYTHONDONTWRITEBYTECODE may be
+# set: every pytest-xdist worker (started after this) would otherwise rewrite the asserts of
+# every test module and compile cosydb again (about 2 s per worker and run).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 #: the installed console script, for tests about the real process (signals, lifecycle)

@@ -184,7 +184,8 @@ def test_bad_property_files_are_reported_with_their_path(tmp_path):
         catalog.load([tmp_path / "props"])
     for wait in ("{class: latesender}", "{class: latesender, label: x, when: y}", "yes please", "{completion: false}"):
         (bad / "broken.sql").write_text(header + f"wait_state: {wait}\n---#}}\nselect 1")
-        with pytest.raises(CosyError, match=r"broken.sql: wait_state: true, \{class: its delay class.*\{completion: true\}$"):
+        expected = r"broken.sql: wait_state: true, \{class: its delay class.*\{completion: true\}$"
+        with pytest.raises(CosyError, match=expected):
             catalog.load([tmp_path / "props"])
 
 
