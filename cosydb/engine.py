@@ -136,7 +136,8 @@ def render(
     ``baseline_ref('x')`` reads table or view x of the baseline experiment;
     ``catalog_tree(roots)`` lists the catalog entries under ``roots`` in tree order (name,
     parent, unit, kind, evaluable: its requirements are met, sums_children: a category
-    that sums its sub-metrics, waiting: a wait state that is time waiting for a partner)."""
+    that sums its sub-metrics, waiting: a wait state that is time waiting for a partner
+    and not part of another, whose time holds its own)."""
     ref, refs, used_views = _referrer(catalog, sql_objects, views, prop.path, entry_rows)
 
     def baseline_ref(name: str) -> str:
@@ -170,10 +171,15 @@ def _catalog_tree(catalog: dict[str, Property], roots: list[str], unmet: set[str
             depth=depth,
             evaluable=not set(p.requires) & set(unmet),
             sums_children=p.sums_children,
-            waiting=p.wait_state and not p.wait_completion,
+            waiting=_waiting(p) and not any(_waiting(catalog[a]) for a in catalog_mod.ancestors(catalog, p.name)),
         )
         for p, depth in catalog_mod.tree_order(catalog, roots)
     ]
+
+
+def _waiting(prop: Property) -> bool:
+    """A wait state that waits for a partner (not a completion)."""
+    return prop.wait_state and not prop.wait_completion
 
 
 def plan(

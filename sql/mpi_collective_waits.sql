@@ -17,7 +17,7 @@
 --
 -- Columns: metric, callpath_id / location_id of the location's call, comm_id and
 -- instance_index (NULL for Init / Finalize), idle_s. Read by the Scalasca
--- pattern mpi_collective_wait_matches and by mpi_summary.idle_time_s.
+-- pattern mpi_collective_wait_matches.
 with timings as (
     select * from {{ ref('collective_timings') }}
 ),

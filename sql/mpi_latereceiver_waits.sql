@@ -19,8 +19,7 @@
 -- from the message with that largest wait send_complete_kind (block_send,
 -- wait_single, wait_multi), recv_location_id, recv_seq, send_seq; messages: how
 -- many of its sends the call completed with L(Scmp) > E(Rreq).
--- Read by the Scalasca pattern mpi_latereceiver_matches and by
--- mpi_summary.idle_time_s.
+-- Read by the Scalasca pattern mpi_latereceiver_matches.
 {{ config(materialized='table') }}
 with messages as (
     select * from {{ ref('messages') }}

@@ -14,8 +14,7 @@
 -- (the call instance), idle_s (> 0, seconds), and from the message with that
 -- largest wait recv_call (the completing call's name), send_location_id,
 -- send_seq, send_time, recv_seq; messages: how many messages the call completed.
--- Read by the Scalasca pattern mpi_latesender_matches and by
--- mpi_summary.idle_time_s.
+-- Read by the Scalasca pattern mpi_latesender_matches.
 {{ config(materialized='table') }}
 with messages as (
     select * from {{ ref('messages') }}

@@ -5,54 +5,17 @@
 -- executions: visits (NrExecutions); incl_s / excl_s: Incl / Excl;
 -- comm_s, sync_s, io_s: CommTime, SyncTime, IoTime, i.e. the exclusive time of
 -- MPI communication / barrier / file-I/O calls in this call path's subtree;
--- idle_time_s: IdleTime (see below); bytes_sent / bytes_received: MessageLength
--- split by direction, point-to-point plus collective bytes, over the subtree;
+-- bytes_sent / bytes_received: MessageLength split by direction, point-to-point
+-- plus collective bytes, over the subtree;
 -- messages_sent / messages_received: point-to-point messages over the subtree
 -- (NULL for a profile). All times in seconds. Built on callpath_profile, so
 -- traces and profiles share it.
 --
--- idle_time_s: IdleTime, "idle time in communication" (Appendix C), the time the
--- calls in this call path's subtree wait for their partners, over the subtree
--- like CommTime. A trace measures it by Scalasca's wait states
--- (docs/wait-states.md), each attributed to the waiting call: Late Sender
--- at receive-completing calls (mpi_latesender_waits), Late Receiver at
--- send-completing calls (mpi_latereceiver_waits) and the waits in collectives
--- (mpi_collective_waits: mpi_barrier_wait, mpi_wait_nxn, mpi_earlyreduce,
--- mpi_earlyscan, mpi_latebroadcast; not the completion metrics, which are time
--- after the partners arrived, nor MPI_Init / MPI_Finalize); 0 where no call of
--- the subtree waited. NULL for a profile: it holds no wait states, so IdleTime
--- is not measured (never a false 0). This is the one definition of IdleTime:
--- the pattern idle_time and the ASL properties read this column.
+-- IdleTime, "idle time in communication", is not here: the model does not know
+-- the catalog's wait states, which define it (pattern idle_time, properties/asl_mpi/).
 with classes as (
     select experiment_id, region_id, is_comm, is_sync, is_io
     from {{ ref('region_classes') }}
-),
-
-experiments as (
-    select experiment_id, is_profile from {{ ref('experiments') }}
-),
-
--- the wait states of a trace, per waiting call path and location
-waits as (
-    select experiment_id, callpath_id, location_id, idle_s
-    from {{ ref('mpi_latesender_waits') }}
-
-    union all
-
-    select experiment_id, callpath_id, location_id, idle_s
-    from {{ ref('mpi_latereceiver_waits') }}
-
-    union all
-
-    select experiment_id, callpath_id, location_id, idle_s
-    from {{ ref('mpi_collective_waits') }}
-    where metric in ('mpi_barrier_wait', 'mpi_wait_nxn', 'mpi_earlyreduce', 'mpi_earlyscan', 'mpi_latebroadcast')
-),
-
-idle as (
-    select experiment_id, callpath_id, location_id, sum(idle_s) as idle_s
-    from waits
-    group by all
 ),
 
 own as (
@@ -60,12 +23,9 @@ own as (
         p.*,
         case when c.is_comm then p.excl_s end as comm_s,
         case when c.is_sync then p.excl_s end as sync_s,
-        case when c.is_io then p.excl_s end as io_s,
-        case when not x.is_profile then coalesce(i.idle_s, 0) end as idle_s
+        case when c.is_io then p.excl_s end as io_s
     from {{ ref('callpath_profile') }} as p
     join classes as c using (experiment_id, region_id)
-    join experiments as x using (experiment_id)
-    left join idle as i using (experiment_id, callpath_id, location_id)
 ),
 
 subtree as (
@@ -76,7 +36,6 @@ subtree as (
         coalesce(sum(d.comm_s), 0) as comm_s,
         coalesce(sum(d.sync_s), 0) as sync_s,
         coalesce(sum(d.io_s), 0) as io_s,
-        sum(d.idle_s) as idle_time_s,
         sum(d.bytes_sent) as bytes_sent,
         sum(d.bytes_received) as bytes_received,
         sum(d.messages_sent) as messages_sent,
@@ -99,7 +58,6 @@ per_location as (
         s.comm_s,
         s.sync_s,
         s.io_s,
-        s.idle_time_s,
         s.bytes_sent,
         s.bytes_received,
         s.messages_sent,
@@ -123,7 +81,6 @@ select
     sum(comm_s),
     sum(sync_s),
     sum(io_s),
-    sum(idle_time_s),
     sum(bytes_sent),
     sum(bytes_received),
     sum(messages_sent),

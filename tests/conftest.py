@@ -79,6 +79,32 @@ def full_report(db, **kw):
     return result
 
 
+#: A plug-in wait state (``plug_in_wait``).
+PLUG_IN_WAIT = """{{#---
+kind: property
+parent: {parent}
+unit: s
+wait_state: {wait_state}
+info: A plug-in wait state.
+description: {ns} ns at {path} on rank {rank}.
+diagnosis: None.
+---#}}
+SELECT c.callpath_id, NULL::BIGINT AS region_id, l.location_id, NULL::VARCHAR AS condition_id,
+       true AS condition, 1.0 AS confidence, 0.0 AS severity, {ns}e-9 AS value, NULL::VARCHAR AS details
+FROM {{{{ ref('callpaths') }}}} AS c, {{{{ ref('locations') }}}} AS l
+WHERE c.path = '{path}' AND l.rank = {rank}
+"""
+
+
+def plug_in_wait(folder: Path, wait_state: str, parent: str, path: str, rank: int, ns: int) -> Path:
+    """A plug-in directory under ``folder`` whose one property, ``plugin_wait`` (``wait_state``
+    its header's, under ``parent``), waits ``ns`` ns at call path ``path`` on ``rank``."""
+    plugin = folder / "plug-ins" / "waits" / "plugin_wait.sql"
+    plugin.parent.mkdir(parents=True)
+    plugin.write_text(PLUG_IN_WAIT.format(wait_state=wait_state, parent=parent, path=path, rank=rank, ns=ns))
+    return plugin.parent.parent
+
+
 def loaded_db(b, folder) -> Path:
     """Write ``b``'s trace under ``folder``/run and load it into ``folder``/run.cosydb; returns the database."""
     load(b.write(folder / "run"), folder / "run.cosydb")

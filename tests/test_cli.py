@@ -57,8 +57,8 @@ def test_default_database_path_and_moved_database(tmp_path):
 
 
 def test_catalog_written_by_other_sql_definitions_is_rewritten(tmp_path):
-    """A database loaded before a view changed (here: mpi_summary lost its column
-    idle_time_s and the catalog names other sources) gets the current views when opened."""
+    """A database loaded before a view changed (here: an mpi_summary without today's
+    columns, and the catalog names other sources) gets the current views when opened."""
     import duckdb
 
     db = tmp_path / "old.cosydb"
@@ -67,7 +67,7 @@ def test_catalog_written_by_other_sql_definitions_is_rewritten(tmp_path):
     con.execute("CREATE OR REPLACE VIEW mpi_summary AS SELECT 1 AS experiment_id")
     con.execute("UPDATE cosydb_catalog SET sql_fingerprint = 'written by an older cosydb'")
     con.close()
-    result = cosydb("sql", db, "SELECT count(idle_time_s) AS n FROM mpi_summary", "--format", "csv")
+    result = cosydb("sql", db, "SELECT count(comm_s) AS n FROM mpi_summary", "--format", "csv")
     assert result.returncode == 0, result.stderr
     assert int(result.stdout.splitlines()[1]) > 0
 

@@ -9,7 +9,7 @@ less the waiting time of the call it departs from.
 """
 
 import pytest
-from conftest import NS, evaluate, full_report, loaded_db, property_rows
+from conftest import NS, evaluate, full_report, loaded_db, plug_in_wait, property_rows
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, engine
@@ -212,23 +212,6 @@ SCALASCA_WAITING = {
     "omp_idle_threads",
 }
 
-#: A plug-in wait state under time: 30 ns at prog/main/work on rank 2 (kind: waiting, or a
-#: completion).
-PLUGIN_WAIT = """{{#---
-kind: property
-parent: mpi_sync_collective
-unit: s
-wait_state: {wait_state}
-info: A plug-in wait state.
-description: 30 ns at prog/main/work on rank 2.
-diagnosis: None.
----#}}
-SELECT c.callpath_id, NULL::BIGINT AS region_id, l.location_id, NULL::VARCHAR AS condition_id,
-       true AS condition, 1.0 AS confidence, 0.0 AS severity, 30e-9 AS value, NULL::VARCHAR AS details
-FROM {{{{ ref('callpaths') }}}} AS c, {{{{ ref('locations') }}}} AS l
-WHERE c.path = 'prog/main/work' AND l.rank = 2
-"""
-
 
 def test_the_waiting_subtracted_is_scalascas_list():
     prop = catalog.load()["critical_path_imbalance"]
@@ -238,10 +221,8 @@ def test_the_waiting_subtracted_is_scalascas_list():
 
 @pytest.mark.parametrize("wait_state, waited", [("true", 30), ("{completion: true}", 0)])
 def test_a_plug_in_wait_state_counts_as_waiting_and_a_completion_does_not(barrier, tmp_path, wait_state, waited):
-    plugin = tmp_path / "mine" / "waits" / "plugin_wait.sql"
-    plugin.parent.mkdir(parents=True)
-    plugin.write_text(PLUGIN_WAIT.format(wait_state=wait_state))
-    result = evaluate(barrier, "critical_path_imbalance", properties_dirs=[tmp_path / "mine"])
+    plugins = plug_in_wait(tmp_path, wait_state, "mpi_sync_collective", "prog/main/work", rank=2, ns=30)
+    result = evaluate(barrier, "critical_path_imbalance", properties_dirs=[plugins])
     # as above, the ranks' time less waiting 30 ns lower where the plug-in waits: work's
     # (300 - (600 - 30) / 3) / 300 of 300, main's (325 - (890 - 30) / 3) / 325 of 5
     assert property_rows(result, "critical_path_imbalance", all_processes=False) == {

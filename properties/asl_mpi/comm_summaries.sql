@@ -4,7 +4,7 @@ parent: null
 unit: s
 columns: {experiment_id: INTEGER, callpath_id: BIGINT, region_id: INTEGER, location_id: BIGINT,
   executions: HUGEINT, incl_s: DOUBLE, excl_s: DOUBLE, comm_s: DOUBLE, sync_s: DOUBLE,
-  io_s: DOUBLE, idle_time_s: DOUBLE, bytes_sent: DOUBLE, bytes_received: DOUBLE,
+  io_s: DOUBLE, bytes_sent: DOUBLE, bytes_received: DOUBLE,
   messages_sent: HUGEINT, messages_received: HUGEINT}
 info: The MPISummary rows of calls to MPI communication functions (ASL's CommSummaries).
 description: |

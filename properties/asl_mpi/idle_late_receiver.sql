@@ -8,7 +8,7 @@ requires: [trace]
 info: A blocking send call with idle time (ASL's profile-based LateReceiver).
 description: |
   ASL §3.4.1.10 LateReceiver(FuncCall r): IdleTime = Summary(r, e).IdleTime
-  (mpi_summary.idle_time_s, through the pattern idle_time).
+  (the pattern idle_time: the catalog's wait states).
   CONDITION the called function is a blocking point-to-point send (MPI_Send, MPI_Ssend,
   MPI_Bsend, MPI_Rsend) AND IdleTime > 0, CONFIDENCE 1,
   SEVERITY IdleTime / Duration(RankBasis, e).

@@ -8,7 +8,7 @@ requires: [trace]
 info: A receive call with idle time (ASL's profile-based LateSender).
 description: |
   ASL §3.4.1.9 LateSender(FuncCall r): IdleTime = Summary(r, e).IdleTime
-  (mpi_summary.idle_time_s, through the pattern idle_time).
+  (the pattern idle_time: the catalog's wait states).
   CONDITION the called function is a point-to-point receive (MPI_Recv, MPI_Mrecv,
   MPI_Sendrecv) AND IdleTime > 0, CONFIDENCE 1, SEVERITY IdleTime / Duration(RankBasis, e).
   Waits completed in MPI_Wait* belong to mpi_latesender, not to this property.

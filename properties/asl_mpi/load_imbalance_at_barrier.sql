@@ -9,9 +9,8 @@ description: |
   for call paths of MPI_Barrier:
   COND1 MaxWait = max - min of Incl over the processes (ProcessProfiles) > 0,
   severity MaxWait / (Duration(RankBasis, e) / e.NrProcessors);
-  COND2 Summary(r, e).IdleTime > 0 (mpi_summary.idle_time_s), severity IdleTime / Duration(RankBasis, e).
-  As ASL intends, COND1 alone is evaluated where idle times cannot be measured (a profile,
-  whose idle_time_s is NULL).
+  COND2 Summary(r, e).IdleTime > 0 (the pattern idle_time), severity IdleTime / Duration(RankBasis, e).
+  As ASL intends, COND1 alone is evaluated where idle times cannot be measured (a profile).
   CONFIDENCE 1; SEVERITY the MAX over the conditions that hold; condition_id names
   them; value: MaxWait or IdleTime, whichever is more severe.
 diagnosis: |
@@ -19,9 +18,16 @@ diagnosis: |
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
 with barrier_calls as (
-    select s.callpath_id, s.location_id, s.incl_s, s.idle_time_s
+    select
+        s.callpath_id,
+        s.location_id,
+        s.incl_s,
+        -- IdleTime: NULL on a profile, which holds no wait states
+        case when x.is_profile then null else coalesce(i.idle_s, 0) end as idle_time_s
     from {{ ref('mpi_summary') }} as s
     join {{ ref('region_classes') }} as c using (region_id)
+    cross join {{ ref('experiments') }} as x
+    left join {{ ref('idle_time') }} as i using (callpath_id, location_id)
     where c.mpi_class = 'sync' and s.location_id is not null
 ),
 

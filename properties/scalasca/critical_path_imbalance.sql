@@ -23,17 +23,6 @@ diagnosis: |
   the slowest instance of this work. Balance it across the locations.
 ---#}
 {% import 'templates/asl.sql' as asl with context %}
-{#- the waiting under time: the wait states that wait for a partner, each with the entries
-    under it, whose time it holds already (tree order: a parent before its children) -#}
-{%- set waiting = namespace(covered=[], entries=[]) %}
-{%- for entry in catalog_tree(['time']) %}
-    {%- if entry.parent in waiting.covered or entry.waiting %}
-        {%- if entry.parent not in waiting.covered %}
-            {%- set waiting.entries = waiting.entries + [entry] %}
-        {%- endif %}
-        {%- set waiting.covered = waiting.covered + [entry.name] %}
-    {%- endif %}
-{%- endfor %}
 {% set imbalance %}
 with on_path as (
     select callpath_id, location_id, value from {{ ref('critical_path') }}
@@ -61,7 +50,7 @@ busy as (
     select callpath_id, value from {{ ref('time_leaves') }}
     union all
     select callpath_id, -value from {{ ref('time_leaves') }} where metric = 'omp_ordered'
-    {%- for entry in waiting.entries if entry.evaluable %}
+    {%- for entry in catalog_tree(['time']) if entry.waiting and entry.evaluable %}
     union all
     select callpath_id, -value from {{ ref(entry.name) }} where location_id is not null
     {%- endfor %}

@@ -22,6 +22,5 @@ description: |
   instance_index (NULL for Init/Finalize), idle_s.
 diagnosis: See the metric of each row.
 ---#}
--- One definition: the rule is the view sql/mpi_collective_waits.sql, which the ASL summary's
--- IdleTime (mpi_summary.idle_time_s) reads too.
+-- One definition: the rule is the view sql/mpi_collective_waits.sql.
 select * exclude (experiment_id) from {{ ref('mpi_collective_waits') }}

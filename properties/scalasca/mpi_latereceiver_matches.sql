@@ -21,6 +21,5 @@ description: |
   send-completing call instance, attributed to it (callpath_id, location_id).
 diagnosis: See mpi_latereceiver.
 ---#}
--- One definition: the rule is the view sql/mpi_latereceiver_waits.sql, which the ASL summary's
--- IdleTime (mpi_summary.idle_time_s) reads too.
+-- One definition: the rule is the view sql/mpi_latereceiver_waits.sql.
 select * exclude (experiment_id) from {{ ref('mpi_latereceiver_waits') }}

@@ -18,6 +18,5 @@ description: |
   Attributed to the receiver's completing call (callpath_id, location_id).
 diagnosis: See mpi_latesender.
 ---#}
--- One definition: the rule is the view sql/mpi_latesender_waits.sql, which the ASL summary's
--- IdleTime (mpi_summary.idle_time_s) reads too.
+-- One definition: the rule is the view sql/mpi_latesender_waits.sql.
 select * exclude (experiment_id) from {{ ref('mpi_latesender_waits') }}

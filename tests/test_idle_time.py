@@ -1,9 +1,9 @@
-"""IdleTime of the ASL MPISummary (Appendix C) as mpi_summary.idle_time_s.
+"""IdleTime of the ASL MPISummary (Appendix C) as the pattern idle_time.
 
-The column sums, over the call path's subtree, Scalasca's wait states of a trace (late
-sender, late receiver, collective waits; sql/mpi_latesender_waits.sql,
-mpi_latereceiver_waits.sql, mpi_collective_waits.sql); a profile measures none (NULL).
-The pattern idle_time and the ASL properties over IdleTime read that column.
+It sums, over the call path's subtree, the catalog's wait states under mpi_synchronization
+and mpi_communication that wait for a partner (Scalasca's late sender, late receiver and
+collective waits; a plug-in's too); a profile holds none (IdleTime not measured: NULL in
+the ASL summaries). The ASL properties over IdleTime read the pattern.
 
 Every expected value is computed by hand from the timings the scenario constructs
 (1 tick = 1 ns), never from an earlier output of cosydb.
@@ -12,7 +12,7 @@ Every expected value is computed by hand from the timings the scenario construct
 import csv
 
 import pytest
-from conftest import SCALASCA_TRACES, load_built, real_trace, rows
+from conftest import SCALASCA_TRACES, load_built, plug_in_wait, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 from cosydb.fixtures.profile_builder import ProfileBuilder
 
@@ -51,55 +51,56 @@ def wait_run():
     return b
 
 
-def summary(con):
+def idle_times(con, evaluation=None, plug_ins=()) -> dict:
+    """The rows of the pattern idle_time: (call path, rank) -> idle_s."""
+    evaluation = evaluation or engine.evaluate(con, catalog.load(plug_ins), 1, {}, ["idle_time"])
     return {
-        (r["path"], r["rank"]): r["idle_time_s"]
-        for r in rows(
-            con,
-            """
-        SELECT c.path, l.rank, s.idle_time_s FROM mpi_summary s JOIN callpaths c USING (experiment_id, callpath_id)
-        LEFT JOIN locations l USING (experiment_id, location_id)""",
-        )
+        (r["path"], r["rank"]): r["idle_s"]
+        for r in evaluation.query("""
+            SELECT c.path, l.rank, i.idle_s FROM {{ ref('idle_time') }} i
+            JOIN callpaths c ON c.experiment_id = 1 AND c.callpath_id = i.callpath_id
+            JOIN locations l ON l.experiment_id = 1 AND l.location_id = i.location_id""")
+        .to_arrow_table()
+        .to_pylist()
     }
+
+
+#: wait_run's IdleTime in ns where it is not 0
+WAIT_RUN_IDLE = {
+    # rank 0: the late receiver at its second MPI_Send, the barrier wait
+    ("prog/main/solve/MPI_Send", 0): 200,
+    ("prog/main/solve", 0): 200,
+    ("prog/main/MPI_Barrier", 0): 200,
+    ("prog/main", 0): 400,
+    ("prog", 0): 400,
+    # rank 1: the late sender at its first MPI_Recv and at the MPI_Wait completing the Irecv
+    ("prog/main/solve/MPI_Recv", 1): 400,
+    ("prog/main/solve", 1): 400,
+    ("prog/main/MPI_Wait", 1): 170,
+    ("prog/main", 1): 570,
+    ("prog", 1): 570,
+}
 
 
 def test_idle_time_per_call_path_and_rank(tmp_path):
-    got = summary(load_built(wait_run(), tmp_path))
-    expected = {
-        # rank 0: the late receiver at its second MPI_Send, the barrier wait
-        ("prog/main/solve/MPI_Send", 0): 200,
-        ("prog/main/solve/compute", 0): 0,
-        ("prog/main/solve", 0): 200,
-        ("prog/main/MPI_Barrier", 0): 200,
-        ("prog/main/MPI_Isend", 0): 0,
-        ("prog/main/MPI_Wait", 0): 0,
-        ("prog/main", 0): 400,
-        ("prog", 0): 400,
-        # rank 1: the late sender at its first MPI_Recv and at the MPI_Wait completing the Irecv
-        ("prog/main/solve/MPI_Recv", 1): 400,
-        ("prog/main/solve/compute", 1): 0,
-        ("prog/main/solve", 1): 400,
-        ("prog/main/MPI_Barrier", 1): 0,
-        ("prog/main/MPI_Irecv", 1): 0,
-        ("prog/main/MPI_Wait", 1): 170,
-        ("prog/main", 1): 570,
-        ("prog", 1): 570,
-        # over all processes (location NULL)
-        ("prog/main/solve/MPI_Send", None): 200,
-        ("prog/main/solve/MPI_Recv", None): 400,
-        ("prog/main/solve/compute", None): 0,
-        ("prog/main/solve", None): 600,
-        ("prog/main/MPI_Barrier", None): 200,
-        ("prog/main/MPI_Isend", None): 0,
-        ("prog/main/MPI_Irecv", None): 0,
-        ("prog/main/MPI_Wait", None): 170,
-        ("prog/main", None): 970,
-        ("prog", None): 970,
-    }
-    assert got == {key: pytest.approx(ns * NS) for key, ns in expected.items()}
+    got = idle_times(load_built(wait_run(), tmp_path))
+    assert got == {key: pytest.approx(ns * NS) for key, ns in WAIT_RUN_IDLE.items()}
 
 
-def test_the_idle_time_entries_read_the_column(tmp_path):
+@pytest.mark.parametrize("wait_state, waited", [("true", 30), ("{completion: true}", 0)])
+def test_a_plug_in_wait_state_in_communication_is_idle_time(tmp_path, wait_state, waited):
+    """A plug-in wait state under mpi_point2point, 30 ns at rank 1's compute: IdleTime there
+    and in its callers; as a completion, not."""
+    con = load_built(wait_run(), tmp_path)
+    plug_ins = [plug_in_wait(tmp_path, wait_state, "mpi_point2point", "prog/main/solve/compute", rank=1, ns=30)]
+    expected = dict(WAIT_RUN_IDLE)
+    for path in ("prog/main/solve/compute", "prog/main/solve", "prog/main", "prog"):
+        expected[(path, 1)] = expected.get((path, 1), 0) + waited
+    got = idle_times(con, plug_ins=plug_ins)
+    assert got == {key: pytest.approx(ns * NS) for key, ns in expected.items() if ns}
+
+
+def test_the_idle_time_entries_read_the_pattern(tmp_path):
     con = load_built(wait_run(), tmp_path)
     names = ["idle_time", "idle_late_sender", "idle_late_receiver", "load_imbalance_at_barrier"]
     evaluation = engine.evaluate(con, catalog.load(), 1, {}, names)
@@ -116,21 +117,7 @@ def test_the_idle_time_entries_read_the_column(tmp_path):
             .to_pylist()
         }
 
-    # idle_time: the rows of mpi_summary with IdleTime > 0
-    assert per_process("idle_time", "idle_s") == pytest.approx(
-        {
-            ("prog/main/solve/MPI_Send", 0): 200 * NS,
-            ("prog/main/solve", 0): 200 * NS,
-            ("prog/main/MPI_Barrier", 0): 200 * NS,
-            ("prog/main", 0): 400 * NS,
-            ("prog", 0): 400 * NS,
-            ("prog/main/solve/MPI_Recv", 1): 400 * NS,
-            ("prog/main/solve", 1): 400 * NS,
-            ("prog/main/MPI_Wait", 1): 170 * NS,
-            ("prog/main", 1): 570 * NS,
-            ("prog", 1): 570 * NS,
-        }
-    )
+    assert idle_times(con, evaluation) == {key: pytest.approx(ns * NS) for key, ns in WAIT_RUN_IDLE.items()}
     # ASL LateSender(FuncCall r) at receive calls (not MPI_Wait), LateReceiver at blocking sends
     assert per_process("idle_late_sender") == {("prog/main/solve/MPI_Recv", 1): pytest.approx(400 * NS)}
     assert per_process("idle_late_receiver") == {("prog/main/solve/MPI_Send", 0): pytest.approx(200 * NS)}
@@ -151,11 +138,10 @@ def test_a_profile_does_not_measure_idle_time(tmp_path):
     p.add("prog/main/MPI_Barrier", 1, visits=1, time=0.1)
     load(p.write(tmp_path / "run" / "profile.cubex"), tmp_path / "p.cosydb")
     con = database.connect(tmp_path / "p.cosydb")
-    got = summary(con)
-    assert ("prog/main/MPI_Recv", 1) in got and set(got.values()) == {None}
-    # so LoadImbalanceAtBarrier has COND1 only (max - min Incl = 0.5 - 0.1), and idle_time is not evaluable
+    # no wait state is evaluable: idle_time has no rows, and LoadImbalanceAtBarrier has COND1
+    # only (max - min Incl = 0.5 - 0.1)
     evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["load_imbalance_at_barrier", "idle_time"])
-    assert evaluation.status["idle_time"] == "not evaluable: needs a trace"
+    assert idle_times(con, evaluation) == {}
     [barrier] = evaluation.rows("load_imbalance_at_barrier").to_pylist()
     assert barrier["condition_id"] == "COND1" and barrier["value"] == pytest.approx(0.4)
 
@@ -179,9 +165,11 @@ def test_idle_time_of_the_run_is_scalascas_wait_time(real_db, trace):
         folder = real_trace(trace)
         with open(next((folder / "scalasca").glob("*.totals.csv"))) as f:
             totals = {r["metric"]: float(r["total"]) for r in csv.DictReader(f)}
-        (idle,) = con.execute("""
-            SELECT sum(s.idle_time_s) FROM mpi_summary s JOIN callpaths c USING (experiment_id, callpath_id)
-            WHERE c.parent_id IS NULL AND s.location_id IS NULL""").fetchone()
+        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["idle_time"])
+        (idle,) = evaluation.query("""
+            SELECT sum(i.idle_s) FROM {{ ref('idle_time') }} i
+            JOIN callpaths c ON c.experiment_id = 1 AND c.callpath_id = i.callpath_id
+            WHERE c.parent_id IS NULL""").fetchone()
         assert idle == pytest.approx(sum(totals[m] for m in IDLE_METRICS), rel=1e-5)
     finally:
         con.close()
