@@ -8,13 +8,14 @@ so that ``cosydb asl check`` lists them all.
 How ASL reads as SQL:
 - a property's context parameters (a Region r, a Process p) range over their class's
   relation: one result row per context; the Experiment is the loaded one; a parameter
-  of ``parameters:`` (RankBasis) is bound to its object.
+  of ``parameters:`` (RankBasis) is bound to its object, one of a primitive type there with
+  values (String var) ranges over them, named by the row's condition_id;
 - functions, constants and template function parameters are inlined where they are
   used (ASL functions have no side effects), choosing an overload by its arity;
 - ``{x IN S WITH p}`` is a subquery over S's relation; ``UNIQUE(S).a`` reads attribute
   a of S's element (``any_value``: the report's "selects arbitrarily one element");
   ``SUM/COUNT/MAX/MIN/AVG/STDEV(e WHERE x IN S)`` an aggregate over it;
-  ``FORALL/EXISTS/NEXISTS x IN S SUCH THAT p`` (NOT) EXISTS subqueries; the SUM of no
+  ``FORALL/EXISTS/NEXISTS x IN S, y IN T SUCH THAT p`` (NOT) EXISTS subqueries; the SUM of no
   element is 0;
 - objects compare by their key; ``typeof(o) == C`` holds when o is a C (or a subclass),
   and in ``A AND B`` B reads o as a C after A tests it, as a function's parameter of class
