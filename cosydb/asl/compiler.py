@@ -8,13 +8,14 @@ so that ``cosydb asl check`` lists them all.
 How ASL reads as SQL:
 - a property's context parameters (a Region r, a Process p) range over their class's
   relation: one result row per context; the Experiment is the loaded one; a parameter
-  of ``parameters:`` (RankBasis) is bound to its object.
+  of ``parameters:`` (RankBasis) is bound to its object, one of a primitive type there with
+  values (String var) ranges over them, named by the row's condition_id;
 - functions, constants and template function parameters are inlined where they are
   used (ASL functions have no side effects), choosing an overload by its arity;
 - ``{x IN S WITH p}`` is a subquery over S's relation; ``UNIQUE(S).a`` reads attribute
   a of S's element (``any_value``: the report's "selects arbitrarily one element");
   ``SUM/COUNT/MAX/MIN/AVG/STDEV(e WHERE x IN S)`` an aggregate over it;
-  ``FORALL/EXISTS/NEXISTS x IN S SUCH THAT p`` (NOT) EXISTS subqueries; the SUM of no
+  ``FORALL/EXISTS/NEXISTS x IN S, y IN T SUCH THAT p`` (NOT) EXISTS subqueries; the SUM of no
   element is 0;
 - objects compare by their key; ``typeof(o) == C`` holds when o is a C (or a subclass),
   and in ``A AND B`` B reads o as a C after A tests it, as a function's parameter of class
@@ -398,6 +399,7 @@ class Compiler:
     def _compile_property(self, prop: PropertyDef, bindings: dict | None = None) -> tuple[str, str]:
         self.aliases, self.lets, self.params, self.let_values = set(), [], {}, {}
         self.bound, self.instance, self.requires = {}, None, []
+        self.valued, self.context_tests = None, []  # a context of values (String var) and its tests
         env: dict[str, object] = dict(bindings if bindings is not None else prop.bindings)
         contexts, keys = [], {"callpath_id": "null::bigint", "region_id": "null::bigint", "location_id": "null::bigint"}
         self.contexts = []
@@ -437,10 +439,14 @@ class Compiler:
             }
             common = texts if common is None else {t: c for t, c in common.items() if t in texts}
         guards = self._conjunction((common or {}).values(), env) + self._built_on(prop, env, context_names)
+        guards = self.context_tests + guards
         confidence = self._guarded(confidences, env, ids, "confidence")
         severity = self._guarded(severities, env, ids, "severity")
         rows = []
         lets = "".join(f"\n    {let}" for let in self.lets)
+        # a context of values is named by condition_id (with several conditions: in the merge)
+        valued = self.valued if len(condition_list) > 1 else None
+        extra = ", context_value" if valued else ""
         for cond_id, condition in condition_list:
             conf_sql = (confidence.get(cond_id) or confidence.get(None) or ("null",))[0]
             sev_sql, value_sql, denominator, _ = (
@@ -449,14 +455,15 @@ class Compiler:
             if denominator is not None:  # not evaluable where the severity's denominator is 0
                 condition = f"case when ({denominator}) <> 0 then {condition} end"
             rows.append(
-                f"select {', '.join(RESULT_COLUMNS)}{', event_key' if self.instance else ''}\n"
+                f"select {', '.join(RESULT_COLUMNS)}{', event_key' if self.instance else ''}{extra}\n"
                 "from (\n"
                 "    select\n"
                 + (f"        {self.instance} as event_key,\n" if self.instance else "")
+                + (f"        {valued} as context_value,\n" if valued else "")
                 + f"        {keys['callpath_id']} as callpath_id,\n"
                 f"        {keys['region_id']} as region_id,\n"
                 f"        {keys['location_id']} as location_id,\n"
-                f"        {_string(cond_id)}::varchar as condition_id,\n"
+                f"        {_condition_id(cond_id, None if valued else self.valued)}::varchar as condition_id,\n"
                 f"        {condition} as condition,\n"
                 f"        ({conf_sql})::double as confidence,\n"
                 f"        ({sev_sql})::double as severity,\n"
@@ -473,20 +480,25 @@ class Compiler:
         if len(rows) == 1:
             return _jinja(self._with_relations(rows[0])), unit
         # several conditions: the property holds where one does, its confidence and severity
-        # the MAX over those that hold (report, figure 3.2), condition_id lists them
+        # the MAX over those that hold (report, figure 3.2), condition_id lists them (most
+        # severe, then most confident first), and then the context's value (``Cond1,Cond2:x``)
+        ids = "string_agg(condition_id, ',' order by severity desc, confidence desc, condition_id)"
+        ids += " filter (where condition)"
+        if valued:
+            ids = f"coalesce({ids} || ':', '') || context_value"
         merged = (
             "select\n"
             "    callpath_id,\n"
             "    region_id,\n"
             "    location_id,\n"
-            "    string_agg(condition_id, ',' order by severity desc) filter (where condition) as condition_id,\n"
+            f"    {ids} as condition_id,\n"
             "    bool_or(condition) as condition,\n"
             "    coalesce(max(confidence) filter (where condition), max(confidence)) as confidence,\n"
             "    coalesce(max(severity) filter (where condition), max(severity)) as severity,\n"
             "    coalesce(arg_max(value, severity) filter (where condition), arg_max(value, severity)) as value,\n"
             "    null::varchar as details\n"
             "from (\n" + "\n\nunion all\n\n".join(rows) + "\n)\n"
-            "group by callpath_id, region_id, location_id"
+            f"group by callpath_id, region_id, location_id{extra}"
         )
         return _jinja(self._with_relations(merged)), unit
 
@@ -550,6 +562,8 @@ class Compiler:
         return guards
 
     def _parameter(self, ptype, pname: str, node, contexts: list, keys: dict) -> Val:
+        if ptype in PRIMITIVES.values():
+            return self._value_context(ptype, pname, node, contexts, keys)
         if isinstance(ptype, SetOf) or self.model.cls(ptype) is None:
             return self.error(node, f"parameter {pname}: unknown class '{ptype}'")
         found = self.model.parameter(pname)
@@ -589,6 +603,29 @@ class Compiler:
             return self.error(node, f"parameter {pname}: a {ptype} is no context of a result row (or is given twice)")
         keys[column] = f"{alias}.{key}"
         return Val("row", sql=alias, cls=ptype)
+
+    def _value_context(self, ptype, pname: str, node, contexts: list, keys: dict) -> Val:
+        """A parameter of a primitive type whose values supplied_data.yaml gives (``String
+        var``: the variables of a call path's region): a context, a row per value of the
+        context it belongs to (``per``: a result column another parameter sets), named by
+        the result row's condition_id."""
+        found = self.model.parameter(pname)
+        spec = found[1] if found is not None else {}
+        if "values" not in spec:
+            return self.error(node, f"parameter {pname}: a {ptype} has no values to range over (supplied_data.yaml)")
+        if spec.get("class") != ptype:
+            return self.error(node, f"parameter {pname} is a {spec.get('class')}, not a {ptype}")
+        per = spec["per"]
+        if keys.get(per, "null::bigint") == "null::bigint":
+            return self.error(node, f"parameter {pname}: its values are those of a {per}: name that context first")
+        if self.valued is not None:
+            return self.error(node, f"parameter {pname}: a result row names one context of values")
+        self._require(spec.get("requires"))
+        alias = self._alias(pname)
+        contexts.append(f"{spec['values'].strip()} as {alias}")
+        self.context_tests.append(f"{alias}.{per} = {keys[per]}")
+        self.valued = f"{alias}.value"
+        return Val("scalar", sql=self.valued, type=ptype)
 
     def _guarded(self, node: lark.Tree, env, ids: list, what: str) -> dict:
         """cond id (or None) -> (SQL, value SQL, denominator SQL, unit) of a CONFIDENCE or
@@ -1092,14 +1129,18 @@ class Compiler:
         return Val("scalar", sql=f"({src.rows(aggregate)})", type=vtype, query=(src, aggregate))
 
     def _quantified(self, node, env) -> Val:
-        quantifier, variables, domain_node, predicate = node.children
-        domain = self._domain(domain_node, env, str(quantifier))
-        if domain is None:
-            return ERROR
+        """``FORALL/EXISTS/NEXISTS a, b IN S, c IN T SUCH THAT p``: (NOT) EXISTS over the rows
+        of every set, each set read with the variables before it bound (T may read a and b)."""
+        quantifier, *rangings, predicate = node.children
         scope, sources = env, []
-        for variable in variables.children:
-            src, scope = self._bind(str(variable), domain, scope)
-            sources.append(src)
+        for ranging in rangings:
+            variables, domain_node = ranging.children
+            domain = self._domain(domain_node, scope, str(quantifier))
+            if domain is None:
+                return ERROR
+            for variable in variables.children:
+                src, scope = self._bind(str(variable), domain, scope)
+                sources.append(src)
         condition = self.boolean(predicate, scope)
         froms = " cross join ".join(src.source() for src in sources)
         where = [w for src in sources for w in src.where]
@@ -1484,6 +1525,14 @@ def _is_context_guard(node, contexts: set, model: DataModel) -> bool:
 def _cond_id(node) -> str:
     token = node.children[0] if isinstance(node, lark.Tree) else node
     return str(token).strip("() \t\n")
+
+
+def _condition_id(cond_id: str | None, valued: str | None) -> str:
+    """SQL of a row's condition_id: its condition's id, and the value of a context of values
+    (``valued``: SQL) after it (``Cond1:x``, or ``x`` without an id)."""
+    if valued is None:
+        return _string(cond_id)
+    return f"{_string(cond_id + ':')} || {valued}" if cond_id else valued
 
 
 def _string(value) -> str:

@@ -22,10 +22,14 @@
 // The threshold irreg_behaviour_threshold is a catalog parameter
 // (p_irreg_behaviour_threshold; supplied_data.yaml: constants).
 //
-// Not yet: remote_access_to_variable, multiple_transfer_of_same_data and
-// wrong_page_distribution_for_variable (3528-3594) take a "String var" parameter, a context
-// over the variables of a region (the hand-written entries: a row per region and variable,
-// the variable its condition_id), which the compiler does not range over yet.
+// remote_access_to_variable, multiple_transfer_of_same_data and
+// wrong_page_distribution_for_variable (3528-3594) take a "String var" parameter: a context
+// over the variables a region's sums name (supplied_data.yaml, parameters: var), a row per
+// region and variable, the variable its condition_id (multiple_transfer_of_same_data's:
+// the conditions that hold, then the variable, "Cond1,Cond2:x"), as the hand-written
+// entries report them. wrong_page_distribution_for_variable's EXISTS ranges over three
+// sets, each read with the variables before it bound (the grammar's quantifier: figure
+// 3.4 has one set).
 
 PERFORMANCE PROPERTIES
 
@@ -139,6 +143,74 @@ PROPERTY costs <load_imb_cost> load_imbalance;
 
 // Estimated time of the remote (ccNUMA) memory accesses of an OpenMP region.
 PROPERTY costs <remote_access_time> remote_accesses;
+
+// Estimated time of the remote (ccNUMA) memory accesses of an OpenMP region to one variable.
+Property remote_access_to_variable
+    (Region r, Experiment e, String var, Region rank_basis)
+{
+LET
+    VariableRemoteAccesses var_sum =
+        UNIQUE({info IN summary(r,e).sums.accessed_variables
+            WITH info.var_name==var});
+IN
+    CONDITION: var_sum.nr_remote_accesses > 0;
+    CONFIDENCE: 1;
+    SEVERITY: var_sum.nr_remote_accesses * e.system.remote_access_time
+        /duration(rank_basis,e);
+}
+
+// The same cache lines of a variable move between processors more than once.
+Property multiple_transfer_of_same_data
+    (Region r, Experiment e, String var, Region rank_basis)
+{
+LET
+    VariableRemoteAccesses var_info =
+        UNIQUE({info IN summary(r,e).sums.accessed_variables WITH info.var_name==var});
+IN
+
+CONDITION: (Cond1)
+    (var_info.nr_remote_accesses * e.nr_processors > var_info.size
+    / e.system.cache_line_size*summary(r,e).nr_executions)
+OR
+(Cond2)
+    (var_info.nr_remote_accesses * e.nr_processors
+    > 0.5 * var_info.size / e.system.cache_line_size * summary(r,e).nr_executions);
+
+CONFIDENCE: MAX( (Cond1)->1, (Cond2)->0.5 );
+
+SEVERITY: var_info.nr_remote_accesses * e.system.remote_access_time
+    /duration(rank_basis,e);
+}
+
+// 3577: the report defines var_sum in the property's LET, which holds constants (figure
+// 3.3): a function of the specification here
+VariableRemoteAccesses var_sum(String var,setof VariableRemoteAccesses info_set) =
+        UNIQUE({info IN info_set WITH info.var_name==var});
+
+// A page of a variable is accessed remotely by one thread only: it may live on the wrong node.
+Property wrong_page_distribution_for_variable
+    (Region r, Experiment e, String var, Region rank_basis)
+{
+    // 3576-3579: its LET held var_sum alone (above)
+    // 3582, 3584: the report reads summary(r,e).thread_sums and .accessed_variables, which
+    // an SmRegionSummary has not: its sums' (SmSums)
+    CONDITION:
+        EXISTS
+            thr_sum    IN summary(r,e).sums.thread_sums,
+            thr_psum   IN var_sum(var,thr_sum.accessed_variables).page_sums,
+            glo_psum   IN {s IN var_sum(var,summary(r,e).sums.accessed_variables).page_sums
+                WITH s.page_no==thr_psum.page_no}
+        SUCH THAT
+            thr_psum.nr_remote_accesses!=0
+        AND
+            thr_psum.nr_remote_accesses==glo_psum.nr_remote_accesses;
+
+    CONFIDENCE: 0.5;
+    // 3592: the report reads summary(r,e).accesses_variables (a misspelling, and the sums'
+    // set again); 3593: duration(rank_basis) without the experiment
+    SEVERITY: var_sum(var,summary(r,e).sums.accessed_variables).nr_remote_accesses
+        * e.system.remote_access_time/duration(rank_basis,e);
+}
 
 // An OpenMP parallel region entered many times, each costing the start of a team.
 Property parallel_organization( Region r, Experiment e, Region rank_basis) {
