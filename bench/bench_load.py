@@ -117,11 +117,11 @@ def child_report(db: str) -> dict:
 def child_entries(db: str) -> dict:
     """The seconds of each catalog entry (and shared view) in one evaluation of the catalog,
     under the report's DuckDB budget as ``cosydb report`` runs it."""
-    from cosydb import catalog, database, engine, resources
+    from cosydb import catalog, database, evaluator, resources
 
     con = database.connect(db)
     resources.apply(con, default_memory=resources.REPORT_MEMORY_LIMIT)
-    evaluation = engine.evaluate(con, catalog.load(), 1)
+    evaluation = evaluator.evaluate(con, catalog.load(), 1)
     con.close()
     return dict(seconds=evaluation.seconds)
 

@@ -315,7 +315,7 @@ def statement(
         text, bound = query, {}
         if "{{" in query or "{%" in query:
             from .catalog import load as load_catalog
-            from .engine import resolve_refs
+            from .evaluator import resolve_refs
 
             exp = report_mod.choose_experiment(con, root, experiment)
             text, bound = resolve_refs(con, load_catalog(), exp["experiment_id"], query)

@@ -664,7 +664,7 @@ def explain(
     Example: cosydb explain late_sender
     """
     from .catalog import load as load_catalog
-    from .engine import render
+    from .evaluator import render
 
     def body():
         catalog = load_catalog(_property_sources(properties_dir, asl))

@@ -13,8 +13,8 @@ from pathlib import Path
 import duckdb
 
 from . import spark
-from .engine import DuckDBTables
 from .errors import CosyError
+from .evaluator import DuckDBTables
 
 #: The engines by name (``--engine``), the default first.
 NAMES = ("duckdb", "spark")

@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 
 from . import catalog as catalog_mod
-from . import database, engine, names, outputs, resources
+from . import database, evaluator, names, outputs, resources
 from .errors import CosyError
 from .report import choose_experiment
 
@@ -228,7 +228,7 @@ def _wait_states(con, eid: int, bound: dict, catalog: dict) -> list[tuple]:
     for name, prop in catalog.items():
         if prop.timeline is not None:
             drawn.setdefault(prop.timeline, []).append(name)
-    evaluation = engine.evaluate(con, catalog, eid, {}, sorted(drawn))
+    evaluation = evaluator.evaluate(con, catalog, eid, {}, sorted(drawn))
     shown = [pattern for pattern in sorted(drawn) if evaluation.evaluated(pattern)]
     if not shown:
         return []

@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import catalog as catalog_mod
-from . import database, engine, engines, info, names, resources, tables
+from . import database, engines, evaluator, info, names, resources, tables
 from .errors import CosyError, close_names
 
 
@@ -159,7 +159,7 @@ def run(
         con.close()
     kept, not_stored = [], None
     try:
-        kept = engine.store(root, exp["experiment_id"], made.tables, made.replaced, made.identity)
+        kept = evaluator.store(root, exp["experiment_id"], made.tables, made.replaced, made.identity)
     except OSError as error:  # e.g. a read-only database: the analysis is still shown
         not_stored = f"{error.filename or root}: {error.strerror or error}"
     problems = decided["problems"]
@@ -207,9 +207,9 @@ def _cube_in_hand(con, root: Path, catalog: dict, exp: dict, made: _Made) -> dic
         try:
             table = pq.read_table(path)
         except (OSError, pa.ArrowException):
-            evaluation = engine.evaluate(con, catalog, eid, {}, ["time_cube"])
+            evaluation = evaluator.evaluate(con, catalog, eid, {}, ["time_cube"])
             table = evaluation.cube() if evaluation.evaluated("time_cube") else None
-    tree = engine.evaluate(con, catalog, eid, {}, ["metric_tree"])
+    tree = evaluator.evaluate(con, catalog, eid, {}, ["metric_tree"])
     metrics = tree.query("SELECT metric, parent, unit FROM {{ ref('metric_tree') }} ORDER BY position").fetchall()
     columns = ("metric", "callpath_id", "location_id", "inclusive", "exclusive")
     rows = [] if table is None else zip(*(table.column(c).to_pylist() for c in columns))
@@ -246,7 +246,7 @@ def _evaluation_key(files: str, values: dict, base: dict | None, engine_name: st
     """What decides an evaluation's rows besides the experiment: the fingerprint of the
     catalog's ``files`` and of cosydb's code, the parameter values with the baseline
     experiment (JSON), and the engine (``property_evaluation``'s columns)."""
-    fingerprint = hashlib.sha256(f"{files}\0{engine.code_fingerprint()}".encode())
+    fingerprint = hashlib.sha256(f"{files}\0{evaluator.code_fingerprint()}".encode())
     baseline = {k: base[k] for k in ("experiment_id", "name", "load_time")} if base else None
     parameters = json.dumps(dict(values=values, baseline=baseline), sort_keys=True, default=str)
     return dict(fingerprint=fingerprint.hexdigest(), parameters=parameters, engine=engine_name)
@@ -275,7 +275,7 @@ def _evaluated(
     tables_on = engines.start(key["engine"], spark_master).tables(
         con, [(e["experiment_id"], database.experiment_dir(root, e["experiment_id"])) for e in (exp, base) if e]
     )
-    evaluation = engine.evaluate(
+    evaluation = evaluator.evaluate(
         con,
         catalog,
         exp["experiment_id"],
@@ -325,7 +325,7 @@ def _stored(
         return None
     replaced = None
     if wanted is not None:
-        entries = engine.planned(con, catalog, exp["experiment_id"], wanted, base["experiment_id"] if base else None)
+        entries = evaluator.planned(con, catalog, exp["experiment_id"], wanted, base["experiment_id"] if base else None)
         if before["entries"] is not None and not set(entries) <= set(before["entries"]):
             return None
         replaced = [n for n in entries if catalog[n].kind == "property"]
@@ -336,7 +336,7 @@ def _stored(
         return None
     if replaced is not None:
         rows = rows.filter(pc.is_in(rows.column("property"), pa.array(replaced, pa.string())))
-    results = engine.flag(con, rows, threshold)
+    results = evaluator.flag(con, rows, threshold)
     identity = tables.conform(database.EVALUATION_TABLE, [before])
     return _Made({database.RESULTS_TABLE: results, database.CATALOG_TABLE: catalog_table(catalog)}, replaced, identity)
 
@@ -446,7 +446,7 @@ def cube(db: str | os.PathLike, experiment: str | None = None, properties_dirs: 
     try:
         resources.apply(con, default_memory=resources.REPORT_MEMORY_LIMIT)
         exp = choose_experiment(con, root, experiment)
-        evaluation = engine.evaluate(con, catalog_mod.load(properties_dirs), exp["experiment_id"], {}, ["time_cube"])
+        evaluation = evaluator.evaluate(con, catalog_mod.load(properties_dirs), exp["experiment_id"], {}, ["time_cube"])
         if not evaluation.evaluated("time_cube"):
             raise CosyError(root, f"experiment '{exp['name']}': severity cube {evaluation.status['time_cube']}")
         table = evaluation.cube()
@@ -471,7 +471,7 @@ def cube(db: str | os.PathLike, experiment: str | None = None, properties_dirs: 
         )
     finally:
         con.close()
-    engine.store(root, exp["experiment_id"], {database.CUBE_TABLE: table})
+    evaluator.store(root, exp["experiment_id"], {database.CUBE_TABLE: table})
     return dict(experiment={k: exp[k] for k in ("experiment_id", "name")}, metrics=metrics)
 
 
@@ -588,7 +588,7 @@ def _diff_side(root: Path, experiment: str | None, catalog: dict, properties: li
         resources.apply(con, default_memory=resources.REPORT_MEMORY_LIMIT)
         exp = choose_experiment(con, root, experiment)
         selected = sorted(set(properties) | {"rank_basis", "location_time"}) if properties else None
-        evaluation = engine.evaluate(
+        evaluation = evaluator.evaluate(
             con, catalog, exp["experiment_id"], dict(params, p_rank_basis=None), selected, keep_patterns=set()
         )
         results = evaluation.results(0.0, None)
@@ -598,7 +598,7 @@ def _diff_side(root: Path, experiment: str | None, catalog: dict, properties: li
     finally:
         con.close()
     with contextlib.suppress(OSError):  # e.g. a read-only database: the comparison is still made
-        engine.store(
+        evaluator.store(
             root,
             exp["experiment_id"],
             {database.RESULTS_TABLE: results, database.CATALOG_TABLE: catalog_table(catalog)},

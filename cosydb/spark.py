@@ -309,7 +309,7 @@ def derive(
 
 
 class SparkTables:
-    """Where an evaluation of the catalog (``cosydb.engine.evaluate``) keeps its rows on Spark:
+    """Where an evaluation of the catalog (``cosydb.evaluator.evaluate``) keeps its rows on Spark:
     each entry's SQL rendered for Spark, translated (``cosydb.dialects``) and computed into a
     view (``kept``). DuckDB binds its DuckDB rendering on ``duck`` (over the stored tables, and an empty table of the
     types of each entry computed) for the columns an entry returns, in DuckDB's order (Spark

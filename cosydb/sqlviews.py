@@ -110,7 +110,7 @@ def _render(obj: SqlObject, known: dict[str, str]) -> None:
 #: ("results": the tables ``cosydb report`` writes), and objects of the layers named.
 READS = {
     "model": ("tables", "model"),
-    "property": ("tables", "model"),  # a catalog entry (cosydb.engine), besides other entries
+    "property": ("tables", "model"),  # a catalog entry (cosydb.evaluator), besides other entries
     "check": ("tables", "model", "check"),
     "report": ("tables", "results", "model", "report"),
 }

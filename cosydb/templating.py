@@ -147,7 +147,7 @@ def _environment(paths: tuple[str, ...]) -> jinja2.Environment:
         keep_trailing_newline=True,
         bytecode_cache=_bytecode_cache(),
     )
-    # the engine a dispatched macro renders for (engine.render passes another one; a template
+    # the engine a dispatched macro renders for (evaluator.render passes another one; a template
     # imported without context sees this default)
     env.globals["engine"] = "duckdb"
     env.globals["lipsum"] = _lipsum

@@ -39,7 +39,7 @@ PRELOAD = (
     "cosydb.loaders.otf2_trace",
     "cosydb.loaders.cube_profile",
     "cosydb.loaders.summary_input",
-    "cosydb.engine",
+    "cosydb.evaluator",
     "cosydb.report",
     "cosydb.report_view",
     "cosydb.report_json",
@@ -97,12 +97,12 @@ def _warm() -> None:
     """Fill the caches a cosydb process keeps (the parsed catalog, the rendered sql/ objects
     and every compiled template), as a process that already ran a command has them: each
     forked child then skips compiling the same templates again. Opens no database."""
-    from cosydb import catalog, database, engine, sqlviews
+    from cosydb import catalog, database, evaluator, sqlviews
 
     entries = catalog.load()
     sqlviews.ordered(sqlviews.load_objects(), database.base_tables())
     sqlviews.ordered(sqlviews.load_objects("check"), database.object_names())
-    engine.plan(entries, database.object_names(), views=database.view_names())
+    evaluator.plan(entries, database.object_names(), views=database.view_names())
 
 
 def _serve() -> None:

@@ -118,7 +118,7 @@ def evaluate(db, *names, properties_dirs=(), params=None, experiment=None, basel
     ``evaluated``), and ``stored``: all their rows, also those whose condition fails. An
     entry's error is the engine's CosyError, which names its file. The report's decisions
     (``results``, ``problems``, ...) are made when the test first reads them."""
-    from cosydb import engine
+    from cosydb import evaluator
     from cosydb import report as report_mod
 
     catalog = catalog_mod.load(properties_dirs)
@@ -129,7 +129,7 @@ def evaluate(db, *names, properties_dirs=(), params=None, experiment=None, basel
         exp = report_mod.choose_experiment(con, Path(db), experiment)
         base = report_mod.choose_experiment(con, Path(db), baseline)["experiment_id"] if baseline else None
         values = dict(params, p_rank_basis=None)
-        evaluation = engine.evaluate(con, catalog, exp["experiment_id"], values, sorted(names), base)
+        evaluation = evaluator.evaluate(con, catalog, exp["experiment_id"], values, sorted(names), base)
         results = evaluation.results(0.0, None)
         results = results.filter(pc.is_in(results.column("property"), pa.array(names, pa.string())))
     finally:
@@ -321,7 +321,7 @@ SLOW_MODULES = [
     "test_fuzz.py",  # the slow tier's
     "test_data_safety.py",
     "test_asl.py",
-    "test_engine.py",
+    "test_evaluator.py",
     "test_profiles.py",
     "test_otf_v1.py",
     "test_scalasca_agreement.py",

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from pycubexr import CubexParser
 
-from cosydb import catalog, database, engine
+from cosydb import catalog, database, evaluator
 
 
 def csv_cells(folder: Path) -> dict:
@@ -69,7 +69,7 @@ def our_cells(db: Path, values: dict | None = None) -> tuple[dict, set]:
     with the parameter ``values``."""
     con = database.connect(db)
     try:
-        evaluation = engine.evaluate(con, catalog.load(), 1, values or {}, ["time_cube"])
+        evaluation = evaluator.evaluate(con, catalog.load(), 1, values or {}, ["time_cube"])
         cells = {
             (m, p, (r, t)): v
             for m, p, r, t, v in evaluation.query("""

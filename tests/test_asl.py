@@ -11,7 +11,7 @@ from cosydb.fixtures.generator import TraceBuilder
 from test_properties_asl import END, barrier_run, cache_run, communication_run, master_slave_run
 from test_wrong_order_forms import isend_waitall_run, one_waitall_run, sendrecv_and_test_run
 
-from cosydb import catalog, database, engine
+from cosydb import catalog, database, evaluator
 from cosydb.asl.compiler import check, checked
 from cosydb.asl.parser import AslError, parse
 from cosydb.loading import load
@@ -262,7 +262,7 @@ def test_load_imbalance_at_barrier_word_for_word_is_the_catalogs(real_db, tmp_pa
     entries = catalog.load([word_for_word("LoadImbalanceAtBarrier", tmp_path)])
     con = database.connect(real_db(trace))
     try:
-        evaluation = engine.evaluate(con, entries, 1, None, ["LoadImbalanceAtBarrier", "load_imbalance_at_barrier"])
+        evaluation = evaluator.evaluate(con, entries, 1, None, ["LoadImbalanceAtBarrier", "load_imbalance_at_barrier"])
         ours, theirs = _rows(evaluation, "LoadImbalanceAtBarrier"), _rows(evaluation, "load_imbalance_at_barrier")
     finally:
         con.close()
@@ -420,7 +420,7 @@ def assert_compiled_equal_hand_written(db: Path, params: dict | None = None) -> 
     con = database.connect(db)
     try:
         names = [*RESTATED, *RESTATED.values()]
-        evaluation = engine.evaluate(con, catalog.load([catalog.asl_specification("mpi")]), 1, params, names)
+        evaluation = evaluator.evaluate(con, catalog.load([catalog.asl_specification("mpi")]), 1, params, names)
         holding = 0
         for compiled, written in RESTATED.items():
             # both evaluated, or both not (a run without the counters they read)
@@ -590,7 +590,7 @@ def test_late_sender_pattern_is_the_catalogs_late_sender_over_the_call_tree(real
     con = database.connect(real_db(trace))
     try:
         names = ["LateSenderPattern", "late_sender"]
-        evaluation = engine.evaluate(con, catalog.load([catalog.asl_specification("mpi")]), 1, {}, names)
+        evaluation = evaluator.evaluate(con, catalog.load([catalog.asl_specification("mpi")]), 1, {}, names)
         compared = evaluation.query("""
             with ours as (
                 select callpath_id, value, condition from {{ ref('LateSenderPattern') }}

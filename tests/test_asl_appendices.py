@@ -14,7 +14,7 @@ from conftest import cosydb
 from test_asl import SEED, _close
 from test_summary_input import hpf_doc, loaded, openmp_doc
 
-from cosydb import catalog, database, engine
+from cosydb import catalog, database, evaluator
 from cosydb.asl.compiler import checked
 from cosydb.asl.model import builtin
 from cosydb.asl.parser import AslError, parse
@@ -234,7 +234,7 @@ def compare(
             return con.execute("select experiment_id from experiments where name = ?", [name]).fetchone()[0]
 
         entries = catalog.load([catalog.asl_specification(spec)])
-        evaluation = engine.evaluate(
+        evaluation = evaluator.evaluate(
             con,
             entries,
             experiment_id(experiment),
@@ -374,7 +374,7 @@ def test_compiled_hpf_properties_hold_and_fail_where_computed_by_hand(hpf_runs):
         par = con.execute("select experiment_id from experiments where name = 'par'").fetchone()[0]
         seq = con.execute("select experiment_id from experiments where name = 'seq'").fetchone()[0]
         names = ["forall_synchronization_costs", "redist_costs", "uneven_work_distribution", "serialization_costs"]
-        evaluation = engine.evaluate(con, catalog.load([catalog.asl_specification("hpf")]), par, {}, names, seq)
+        evaluation = evaluator.evaluate(con, catalog.load([catalog.asl_specification("hpf")]), par, {}, names, seq)
         paths = dict(con.execute("select callpath_id, path from callpaths where experiment_id = ?", [par]).fetchall())
         result = {n: {paths[k[0]]: v for k, v in _rows(evaluation, n).items()} for n in names}
         conditions = {n: {paths[k[0]]: k[3] for k in _rows(evaluation, n)} for n in names}
@@ -401,7 +401,7 @@ def test_without_a_baseline_or_hpf_input_the_compiled_say_why(hpf_runs, tmp_path
     con = database.connect(hpf_runs[0])
     try:
         entries = catalog.load([catalog.asl_specification("hpf")])
-        evaluation = engine.evaluate(con, entries, 1, None, ["serialization_costs"], None)
+        evaluation = evaluator.evaluate(con, entries, 1, None, ["serialization_costs"], None)
         assert evaluation.status["serialization_costs"] == (
             "not evaluable: needs a sequential baseline experiment (--baseline)"
         )
@@ -601,7 +601,7 @@ def test_compiled_openmp_properties_hold_where_computed_by_hand(openmp_runs):
         par = con.execute("select experiment_id from experiments where name = 'par'").fetchone()[0]
         seq = con.execute("select experiment_id from experiments where name = 'seq'").fetchone()[0]
         names = ["irregular_sync_across_instances", "parallel_organization", "costs"]
-        evaluation = engine.evaluate(con, catalog.load([catalog.asl_specification("openmp")]), par, {}, names, seq)
+        evaluation = evaluator.evaluate(con, catalog.load([catalog.asl_specification("openmp")]), par, {}, names, seq)
         paths = dict(con.execute("select callpath_id, path from callpaths where experiment_id = ?", [par]).fetchall())
         result = {n: {paths[k[0]]: v for k, v in _rows(evaluation, n).items()} for n in names}
     finally:
@@ -686,7 +686,7 @@ def _variable_rows(db, names: list) -> dict:
     con = database.connect(db)
     try:
         par = con.execute("select experiment_id from experiments where name = 'par'").fetchone()[0]
-        evaluation = engine.evaluate(con, catalog.load([catalog.asl_specification("openmp")]), par, {}, names, None)
+        evaluation = evaluator.evaluate(con, catalog.load([catalog.asl_specification("openmp")]), par, {}, names, None)
         paths = dict(con.execute("select callpath_id, path from callpaths where experiment_id = ?", [par]).fetchall())
         return {n: {(paths[k[0]], k[3]): v for k, v in _rows(evaluation, n).items()} for n in names}
     finally:
@@ -743,7 +743,7 @@ def test_a_trace_has_no_variables(real_db):
         experiment = con.execute("select experiment_id from experiments").fetchone()[0]
         names = [*VARIABLES, *VARIABLES.values()]
         cat = catalog.load([catalog.asl_specification("openmp")])
-        evaluation = engine.evaluate(con, cat, experiment, {}, names, None)
+        evaluation = evaluator.evaluate(con, cat, experiment, {}, names, None)
         evaluated = {n for n in names if evaluation.status[n] == "evaluated"}
         assert evaluated == {"remote_access_to_variable", "wrong_page_distribution_for_variable"}
         assert evaluation.status["multiple_transfer_of_same_data"].startswith("not evaluable: no machine constant")

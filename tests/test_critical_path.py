@@ -12,7 +12,7 @@ import pytest
 from conftest import NS, evaluate, full_report, loaded_db, plug_in_wait, property_rows
 from cosydb.fixtures.generator import TraceBuilder
 
-from cosydb import catalog, database, engine
+from cosydb import catalog, database, evaluator
 
 #: Scalasca's remapper heuristics of computational imbalance.
 IMBALANCES = (
@@ -215,7 +215,7 @@ SCALASCA_WAITING = {
 
 def test_the_waiting_subtracted_is_scalascas_list():
     prop = catalog.load()["critical_path_imbalance"]
-    rendered = engine.render(prop, catalog.load(), database.object_names())
+    rendered = evaluator.render(prop, catalog.load(), database.object_names())
     assert set(rendered.refs) - {"critical_path", "time_leaves", "rank_basis"} == SCALASCA_WAITING
 
 

@@ -21,7 +21,7 @@ import sqlglot
 from conftest import COSYDB, SCALASCA_TRACES, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
-from cosydb import catalog, database, dialects, engine, spark, sqlviews, tables, templating
+from cosydb import catalog, database, dialects, evaluator, spark, sqlviews, tables, templating
 from cosydb.errors import CosyError
 from cosydb.loading import load
 
@@ -143,7 +143,7 @@ def test_every_model_and_property_translates():
         if prop.kind != "category":
             where = str(prop.path).split("properties/")[-1]
             # rendered for Spark: the engine's implementation of a dispatched macro
-            entries.append((where, engine.render(prop, cat, names, views=views, engine_name="spark").sql))
+            entries.append((where, evaluator.render(prop, cat, names, views=views, engine_name="spark").sql))
     for where, sql in entries:
         translated = dialects.translate(sql, "spark", where, macros)
         tree = sqlglot.parse_one(translated, read="spark")
@@ -159,7 +159,7 @@ def test_dispatched_macro_renders_each_engine_its_implementation():
     has no aggregate in a recursive step) renders the engine's, and only that."""
     cat = catalog.load()
     names = database.object_names()
-    duck, spark_sql = (engine.render(cat["delay_costs"], cat, names, engine_name=e).sql for e in ("duckdb", "spark"))
+    duck, spark_sql = (evaluator.render(cat["delay_costs"], cat, names, engine_name=e).sql for e in ("duckdb", "spark"))
     assert "sum(p.cost_s * e.factor)" in duck and "group by p.class" in duck
     assert "p.cost_s * e.factor" in spark_sql and "sum(p.cost_s * e.factor)" not in spark_sql
 

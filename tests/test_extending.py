@@ -3,7 +3,7 @@ metric tree, the severity cube and the report without any other edit."""
 
 import pytest
 
-from cosydb import catalog, database, engine
+from cosydb import catalog, database, evaluator
 
 METRIC = """{#---
 kind: property
@@ -27,7 +27,7 @@ def test_a_new_scalasca_metric_is_one_file(real_db, tmp_path):
     entries = catalog.load([plugins.parent])
     con = database.connect(real_db("scorep-late_sender"))
     try:
-        evaluation = engine.evaluate(con, entries, 1, {}, ["time_cube"])
+        evaluation = evaluator.evaluate(con, entries, 1, {}, ["time_cube"])
         tree = evaluation.query(
             "SELECT metric, parent, kind FROM {{ ref('metric_tree') }} WHERE metric = 'my_latesender'"
         ).fetchall()

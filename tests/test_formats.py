@@ -11,7 +11,7 @@ import pytest
 from conftest import small_trace
 from typer.testing import CliRunner
 
-from cosydb import database, engine, formats, report, report_html, tables
+from cosydb import database, evaluator, formats, report, report_html, tables
 from cosydb.cli import app
 from cosydb.loading import load
 
@@ -101,7 +101,7 @@ def test_the_page_shows_the_cube_of_its_report_never_one_stored_before(db, tmp_p
     def read_only(*_args):
         raise OSError(errno.EROFS, "Read-only file system", str(path))
 
-    monkeypatch.setattr(engine, "store", read_only)
+    monkeypatch.setattr(evaluator, "store", read_only)
     result = report.run(db, fresh=True, cube=True)
     assert result["experiment"]["not_stored"] == f"{path}: Read-only file system"
     report_html.write_html(db, result, tmp_path / "r.html")

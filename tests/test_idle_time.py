@@ -16,7 +16,7 @@ from conftest import SCALASCA_TRACES, load_built, plug_in_wait, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 from cosydb.fixtures.profile_builder import ProfileBuilder
 
-from cosydb import catalog, database, engine
+from cosydb import catalog, database, evaluator
 from cosydb.loading import load
 
 NS = 1e-9
@@ -53,7 +53,7 @@ def wait_run():
 
 def idle_times(con, evaluation=None, plug_ins=()) -> dict:
     """The rows of the pattern idle_time: (call path, rank) -> idle_s."""
-    evaluation = evaluation or engine.evaluate(con, catalog.load(plug_ins), 1, {}, ["idle_time"])
+    evaluation = evaluation or evaluator.evaluate(con, catalog.load(plug_ins), 1, {}, ["idle_time"])
     return {
         (r["path"], r["rank"]): r["idle_s"]
         for r in evaluation.query("""
@@ -103,7 +103,7 @@ def test_a_plug_in_wait_state_in_communication_is_idle_time(tmp_path, wait_state
 def test_the_idle_time_entries_read_the_pattern(tmp_path):
     con = load_built(wait_run(), tmp_path)
     names = ["idle_time", "idle_late_sender", "idle_late_receiver", "load_imbalance_at_barrier"]
-    evaluation = engine.evaluate(con, catalog.load(), 1, {}, names)
+    evaluation = evaluator.evaluate(con, catalog.load(), 1, {}, names)
     assert [evaluation.status[n] for n in names] == ["evaluated"] * 4
 
     def per_process(prop, column="value"):
@@ -140,7 +140,7 @@ def test_a_profile_does_not_measure_idle_time(tmp_path):
     con = database.connect(tmp_path / "p.cosydb")
     # no wait state is evaluable: idle_time has no rows, and LoadImbalanceAtBarrier has COND1
     # only (max - min Incl = 0.5 - 0.1)
-    evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["load_imbalance_at_barrier", "idle_time"])
+    evaluation = evaluator.evaluate(con, catalog.load(), 1, {}, ["load_imbalance_at_barrier", "idle_time"])
     assert idle_times(con, evaluation) == {}
     [barrier] = evaluation.rows("load_imbalance_at_barrier").to_pylist()
     assert barrier["condition_id"] == "COND1" and barrier["value"] == pytest.approx(0.4)
@@ -165,7 +165,7 @@ def test_idle_time_of_the_run_is_scalascas_wait_time(real_db, trace):
         folder = real_trace(trace)
         with open(next((folder / "scalasca").glob("*.totals.csv"))) as f:
             totals = {r["metric"]: float(r["total"]) for r in csv.DictReader(f)}
-        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["idle_time"])
+        evaluation = evaluator.evaluate(con, catalog.load(), 1, {}, ["idle_time"])
         (idle,) = evaluation.query("""
             SELECT sum(i.idle_s) FROM {{ ref('idle_time') }} i
             JOIN callpaths c ON c.experiment_id = 1 AND c.callpath_id = i.callpath_id

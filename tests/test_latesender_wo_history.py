@@ -32,7 +32,7 @@ from conftest import evaluate as evaluate_entries
 from conftest import loaded_db, property_rows
 from cosydb.fixtures.generator import TraceBuilder
 
-from cosydb import catalog, database, engine
+from cosydb import catalog, database, evaluator
 
 NS = 1e-9
 BUFFERSIZE = 100
@@ -175,7 +175,7 @@ def evaluate(builder, tmp_path):
     got = {metric: property_rows(result, metric) for metric in METRICS}
     con = database.connect(db)
     try:
-        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
+        evaluation = evaluator.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
         cube = {
             (m, p, rank): v
             for m, p, rank, v in evaluation.query("""

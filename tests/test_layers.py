@@ -3,7 +3,7 @@
 
 import pytest
 
-from cosydb import catalog, database, engine, sqlviews, tables
+from cosydb import catalog, database, evaluator, sqlviews, tables
 from cosydb.errors import CosyError
 
 
@@ -30,7 +30,7 @@ def test_the_model_reads_no_report_view_and_no_stored_result():
 def test_no_catalog_entry_reads_the_report_layer():
     """Every entry renders: a ref() to the report layer would be an error (the next tests)."""
     entries = [name for name, p in catalog.load().items() if p.kind != "category"]  # on demand ones too
-    items = engine.plan(catalog.load(), database.object_names(), entries, database.view_names())
+    items = evaluator.plan(catalog.load(), database.object_names(), entries, database.view_names())
     assert len(items) == len(entries)
 
 
@@ -68,7 +68,7 @@ FROM {{ ref('problems') }}
     )
     entries = catalog.load([plugin])
     with pytest.raises(CosyError) as raised:
-        engine.plan(entries, database.object_names(), ["ranked"], database.view_names())
+        evaluator.plan(entries, database.object_names(), ["ranked"], database.view_names())
     assert str(raised.value) == (
         f"{plugin / 'ranked.sql'}: ref('problems') reads the report layer: a property reads only tables, model"
     )

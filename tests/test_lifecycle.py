@@ -238,7 +238,7 @@ def test_loads_racing_to_create_a_database(tmp_path):
 STORE_LOOP = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from cosydb import database, engine, tables
+    from cosydb import database, evaluator, tables
     db, stop = Path(sys.argv[1]), Path(sys.argv[2])
     listed = database.experiment_dirs
 
@@ -249,7 +249,7 @@ STORE_LOOP = textwrap.dedent("""
 
     database.experiment_dirs = slowly_listed
     while not stop.exists():  # a report storing its results, and a catalog rewrite (as connect does it)
-        engine.store(db, 1, {database.CUBE_TABLE: tables.schema(database.CUBE_TABLE).empty_table()})
+        evaluator.store(db, 1, {database.CUBE_TABLE: tables.schema(database.CUBE_TABLE).empty_table()})
         database.write_catalog(db)
         print(time.monotonic(), flush=True)
 """)
@@ -257,7 +257,7 @@ STORE_LOOP = textwrap.dedent("""
 
 @pytest.mark.slow
 def test_catalog_rewrites_racing_a_commit_never_hide_an_experiment(tmp_path, big):
-    """A report stores its results (engine.store) and the catalog is rewritten (as
+    """A report stores its results (evaluator.store) and the catalog is rewritten (as
     ``database.connect`` does for a moved database) in a loop while a load commits: once
     the new experiment is in the catalog it stays there, and a reader always finds a whole
     catalog. (Without the catalog lock a rewrite that listed the experiments before the

@@ -2,14 +2,14 @@
 Scalasca's OpenMP wait states against constructed timings (1 tick = 1 ns).
 
 Every expected number is worked out by hand in the comments from the times the scenario
-constructs; LULESH (real, hybrid) is compared with Scalasca in test_engine.py.
+constructs; LULESH (real, hybrid) is compared with Scalasca in test_evaluator.py.
 """
 
 import pytest
 from conftest import evaluate, evaluated_rows, rows
 from cosydb.fixtures.generator import TraceBuilder
 
-from cosydb import catalog, database, engine
+from cosydb import catalog, database, evaluator
 from cosydb.loading import load
 
 NS = 1e-9
@@ -102,7 +102,7 @@ def test_fork_join_management_and_implicit_barrier_wait(two_threads):
 def test_idle_threads_and_the_time_hierarchy(two_threads):
     con = database.connect(two_threads)
     try:
-        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
+        evaluation = evaluator.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
         total = dict(
             evaluation.query("SELECT metric, sum(inclusive) FROM {{ ref('time_cube') }} GROUP BY 1").fetchall()
         )
@@ -225,7 +225,7 @@ def test_mpi_only_traces_have_no_openmp_time(tmp_path):
     load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
     con = database.connect(tmp_path / "run.cosydb")
     try:
-        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
+        evaluation = evaluator.evaluate(con, catalog.load(), 1, {}, ["time_cube"])
         total = dict(
             evaluation.query("SELECT metric, sum(inclusive) FROM {{ ref('time_cube') }} GROUP BY 1").fetchall()
         )
@@ -239,7 +239,7 @@ def test_asl_openmp_summary_measured_by_the_trace(two_threads):
     """The ASL SmRegionSummary of two_thread_run, worked out from its timings."""
     con = database.connect(two_threads)
     try:
-        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["sm_summary"])
+        evaluation = evaluator.evaluate(con, catalog.load(), 1, {}, ["sm_summary"])
         got = {
             (p, loc, inst): dict(zip(("kind", "n", "threads", "duration", "wait", "ctrl", "npc"), rest))
             for p, loc, inst, *rest in evaluation.query("""

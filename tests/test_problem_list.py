@@ -11,7 +11,7 @@ from conftest import SCALASCA_TRACES, cosydb, evaluate, real_trace
 from scalasca_reference import csv_cells
 from test_openmp import two_thread_run
 
-from cosydb import catalog, database, engine, names, report_html, report_view
+from cosydb import catalog, database, evaluator, names, report_html, report_view
 from cosydb.loading import load
 from cosydb.report import run
 
@@ -58,7 +58,7 @@ def test_location_time_counts_every_thread_as_scalasca_does(tmp_path):
     con = database.connect(db)
     try:
         for basis, expected in ((None, 2 * 10_000), ("finish", 2 * 2_000), ("work", 3_780 + 1_580)):
-            evaluation = engine.evaluate(con, catalog.load(), 1, {"p_rank_basis": basis}, ["location_time"])
+            evaluation = evaluator.evaluate(con, catalog.load(), 1, {"p_rank_basis": basis}, ["location_time"])
             [(total,)] = evaluation.query(
                 "SELECT value FROM {{ ref('location_time') }} WHERE location_id IS NULL"
             ).fetchall()

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import cosydb, real_trace, small_trace
 
-from cosydb import database, engine, report
+from cosydb import database, evaluator, report
 from cosydb.loading import load
 
 #: A plug-in property: one all-process row, value $p_probe, severity half of it.
@@ -34,15 +34,15 @@ SELECT NULL::BIGINT AS callpath_id, NULL::BIGINT AS region_id, NULL::BIGINT AS l
 
 @pytest.fixture
 def counted(monkeypatch):
-    """The evaluations of the catalog made since (``engine.evaluate`` calls), as a list."""
+    """The evaluations of the catalog made since (``evaluator.evaluate`` calls), as a list."""
     calls = []
-    evaluate = engine.evaluate
+    evaluate = evaluator.evaluate
 
     def counting(*args, **kwargs):
         calls.append(args[3] if len(args) > 3 else kwargs.get("values"))
         return evaluate(*args, **kwargs)
 
-    monkeypatch.setattr(engine, "evaluate", counting)
+    monkeypatch.setattr(evaluator, "evaluate", counting)
     return calls
 
 
@@ -121,7 +121,7 @@ def test_another_experiment_baseline_or_cosydb_evaluates_again(probe_db, counted
     report.run(db, experiment="1", baseline="2")
     report.run(db, experiment="1", baseline="2")
     assert len(counted) == 3
-    monkeypatch.setattr(engine, "code_fingerprint", lambda: "another cosydb")
+    monkeypatch.setattr(evaluator, "code_fingerprint", lambda: "another cosydb")
     report.run(db, experiment="1", baseline="2")
     assert len(counted) == 4
 

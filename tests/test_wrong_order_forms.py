@@ -19,7 +19,7 @@ import pytest
 from conftest import real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
-from cosydb import catalog, database, engine
+from cosydb import catalog, database, evaluator
 from cosydb.loading import load
 
 NS = 1e-9
@@ -37,7 +37,7 @@ def evaluate(b, tmp_path):
     """Load the constructed trace and evaluate the wrong-order entries."""
     load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
     con = database.connect(tmp_path / "run.cosydb")
-    evaluation = engine.evaluate(con, catalog.load(), 1, {}, ENTRIES)
+    evaluation = evaluator.evaluate(con, catalog.load(), 1, {}, ENTRIES)
     assert {name: evaluation.status[name] for name in ENTRIES} == {name: "evaluated" for name in ENTRIES}
     return evaluation
 
@@ -296,7 +296,7 @@ def test_wrong_order_on_real_traces_equals_the_raw_records(real_db, trace):
     con = database.connect(real_db(trace))
     try:
         assert con.execute("SELECT count(*) FROM messages WHERE send_seq IS NOT NULL").fetchone()[0] == messages
-        evaluation = engine.evaluate(con, catalog.load(), 1, {}, ["wrong_order_matches"])
+        evaluation = evaluator.evaluate(con, catalog.load(), 1, {}, ["wrong_order_matches"])
         got = dict(
             evaluation.query("SELECT location_id, count(*) FROM {{ ref('wrong_order_matches') }} GROUP BY 1").fetchall()
         )

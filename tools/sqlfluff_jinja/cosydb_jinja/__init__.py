@@ -1,6 +1,6 @@
 """Jinja globals for linting cosydb SQL with sqlfluff (see .sqlfluff: library_path).
 
-Stand-ins for what cosydb/sqlviews.py (ref, config) and cosydb/engine.py (ref,
+Stand-ins for what cosydb/sqlviews.py (ref, config) and cosydb/evaluator.py (ref,
 has, baseline_ref, catalog_tree) pass to their templates: each renders a plain relation name
 so that the linter sees ordinary SQL.
 """

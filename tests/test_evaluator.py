@@ -1,4 +1,4 @@
-"""The property engine: catalog validation, plug-ins, bound parameters, the DAG, stored results,
+"""The evaluator of the catalog: catalog validation, plug-ins, bound parameters, the DAG, stored results,
 and the Scalasca-exact metrics on the real Score-P traces."""
 
 import csv
@@ -9,7 +9,7 @@ import pytest
 from conftest import COLLECTIVE_METRICS, cosydb, evaluate, property_rows, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
-from cosydb import catalog, database, engine
+from cosydb import catalog, database, evaluator
 from cosydb.errors import CosyError
 from cosydb.loading import load
 from cosydb.report import run
@@ -90,7 +90,7 @@ def test_catalog_names_and_hierarchy():
 
 def test_plan_runs_each_pattern_once_general_first():
     cat = catalog.load()
-    names = [item.prop.name for item in engine.plan(cat, database.object_names())]
+    names = [item.prop.name for item in evaluator.plan(cat, database.object_names())]
     assert len(names) == len(set(names))
     for specific, general in (
         ("wrong_order_ls_matches", "late_sender_matches"),
@@ -103,7 +103,7 @@ def test_plan_runs_each_pattern_once_general_first():
     # and evaluated with what it reads when asked for
     on_demand = {name for name, p in cat.items() if p.on_demand}
     assert "mpi_latesender_timeline" in on_demand and not on_demand & set(names)
-    asked = [item.prop.name for item in engine.plan(cat, database.object_names(), ["mpi_latesender_timeline"])]
+    asked = [item.prop.name for item in evaluator.plan(cat, database.object_names(), ["mpi_latesender_timeline"])]
     assert asked[-1] == "mpi_latesender_timeline" and "mpi_latesender_matches" in asked
 
 
@@ -380,13 +380,13 @@ def test_a_pattern_returns_the_columns_it_declares(real_db, tmp_path, select, er
     con = database.connect(real_db("scorep-late_sender"))
     try:
         with pytest.raises(CosyError, match=f"my_pattern.sql: {re.escape(error)}$"):
-            engine.evaluate(con, catalog.load([plugins.parent]), 1, {}, ["my_pattern"])
+            evaluator.evaluate(con, catalog.load([plugins.parent]), 1, {}, ["my_pattern"])
         # integers of any width, NULL columns and decimals are accepted for their family
         (plugins / "my_pattern.sql").write_text(
             "{#---\nkind: pattern\nparent: null\nunit: s\ncolumns: {callpath_id: BIGINT, idle_s: DOUBLE}\n"
             "info: i\ndescription: d\ndiagnosis: g\n---#}\nselect sum(1::bigint) as callpath_id, 2.5 as idle_s"
         )
-        assert engine.evaluate(con, catalog.load([plugins.parent]), 1, {}, ["my_pattern"]).evaluated("my_pattern")
+        assert evaluator.evaluate(con, catalog.load([plugins.parent]), 1, {}, ["my_pattern"]).evaluated("my_pattern")
     finally:
         con.close()
 
@@ -412,10 +412,10 @@ def test_released_patterns_change_no_result(tmp_path):
         def results(evaluation):
             return sorted(evaluation.results(0.0, None).select(columns).to_pylist(), key=repr)
 
-        kept = engine.evaluate(con, catalog.load(), 1)
+        kept = evaluator.evaluate(con, catalog.load(), 1)
         everything = results(kept)
         assert kept.rows("late_sender_matches").num_rows > 0
-        lean = engine.evaluate(con, catalog.load(), 1, keep_patterns={"time_cube"})
+        lean = evaluator.evaluate(con, catalog.load(), 1, keep_patterns={"time_cube"})
         assert results(lean) == everything
         assert lean.rows("time_cube").num_rows > 0
         with pytest.raises(Exception, match="prop_late_sender_matches"):
