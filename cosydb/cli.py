@@ -350,7 +350,7 @@ def _run_sql(db: Path, query: str, show, experiment: str | None, write: bool, li
     from . import sandbox
     from .api import BATCH_ROWS, statement
 
-    database.connect(db).close()  # validates, and rewrites the catalog of a moved database first
+    database.connect(db).close()  # validates, and rewrites the views file of a moved database first
     if not write:
         sandbox.forbid_writes(sandbox.private_directory())
     with statement(db, query, None, experiment, write, BATCH_ROWS) as batches, _stdout():
@@ -367,7 +367,7 @@ def shell(db: Path = typer.Argument(..., help="Database directory.")):
     binary = shutil.which("duckdb") or str(Path(sys.executable).with_name("duckdb"))
     if not Path(binary).exists():
         _fail("the DuckDB shell is not installed (pip install duckdb-cli)")
-    os.execv(binary, [binary, str(Path(db) / database.CATALOG)])
+    os.execv(binary, [binary, str(Path(db) / database.VIEWS_FILE)])
 
 
 @app.command()

@@ -1,9 +1,9 @@
-"""The on-disk database: experiment directories of Parquet files plus a DuckDB catalog.
+"""The on-disk database: experiment directories of Parquet files plus a DuckDB views file.
 
 Layout::
 
     run.cosydb/
-        cosydb.duckdb                 catalog: one view per table, the sql/ views and macros
+        cosydb.duckdb                 views file: one view per table, the sql/ views and macros
         experiments/<id>/
             experiment.parquet        one row: name, source, clock, tool and schema version
             events-<k>.parquet        events sorted by location then seq (one file per reader)
@@ -15,12 +15,12 @@ Layout::
             <derived table>-<k>.parquet   partitioned ones, one file per location partition (region_instances, ...)
 
         .load.lock                    held (flock) by the one load at work (empty file)
-        .catalog.lock                 held while an experiment is committed or the catalog rewritten
+        .views.lock                   held while an experiment is committed or the views file rewritten
         experiments/.staging-<id>-<pid>/   a load at work (or killed: removed by the next load)
 
-The catalog holds no data: its views read the Parquet files by absolute path,
+The views file holds no data: its views read the Parquet files by absolute path,
 so ``duckdb run.cosydb/cosydb.duckdb`` works in the stock DuckDB shell. If the
-directory is moved, or the views of sql/ changed, cosydb rewrites the catalog the
+directory is moved, or the views of sql/ changed, cosydb rewrites the views file the
 next time it opens it.
 """
 
@@ -42,11 +42,11 @@ import pyarrow.parquet as pq
 from . import SCHEMA_VERSION, __version__, docs, interrupts, outputs, sqlviews, tables
 from .errors import CosyError
 
-CATALOG = "cosydb.duckdb"
+VIEWS_FILE = "cosydb.duckdb"
 EXPERIMENTS = "experiments"
-#: Lock files (``fcntl.flock``): one load at a time; one catalog writer at a time.
+#: Lock files (``fcntl.flock``): one load at a time; one writer of the views file at a time.
 LOAD_LOCK = ".load.lock"
-CATALOG_LOCK = ".catalog.lock"
+VIEWS_LOCK = ".views.lock"
 STAGING_PREFIX = ".staging-"
 
 RESULTS_TABLE = "property_results"
@@ -56,7 +56,7 @@ EVALUATION_TABLE = "property_evaluation"
 
 
 def base_tables() -> set[str]:
-    """Every stored table (cosydb.tables): what the catalog has a Parquet view of."""
+    """Every stored table (cosydb.tables): what the views file has a Parquet view of."""
     return set(tables.stored())
 
 
@@ -71,7 +71,7 @@ def view_names() -> set[str]:
 
 
 def is_database(path: Path) -> bool:
-    return (path / CATALOG).is_file()
+    return (path / VIEWS_FILE).is_file()
 
 
 def experiment_dir(root: Path, experiment_id: int) -> Path:
@@ -119,21 +119,21 @@ def create_views(con: duckdb.DuckDBPyConnection, experiments: list[tuple[int, Pa
     sqlviews.create_all(con, set(stored))
 
 
-def write_catalog(root: Path) -> None:
-    """(Re)write the catalog of ``root`` atomically from its experiment directories.
+def write_views(root: Path) -> None:
+    """(Re)write the views file of ``root`` atomically from its experiment directories.
 
-    Under the catalog lock, so that two writers (a load committing, a connection rewriting
-    the catalog of a moved database) cannot replace each other's catalog with one that
+    Under the views lock, so that two writers (a load committing, a connection rewriting
+    the views of a moved database) cannot replace each other's views file with one that
     misses an experiment;
     readers see the old or the new file, never a half-written one (rename)."""
     root = Path(root).resolve()
-    with locked(root, CATALOG_LOCK):
-        _write_catalog(root)
+    with locked(root, VIEWS_LOCK):
+        _write_views(root)
 
 
-def _write_catalog(root: Path) -> None:
+def _write_views(root: Path) -> None:
     dirs = experiment_dirs(root)
-    tmp = root / f".{CATALOG}.{os.getpid()}.tmp"
+    tmp = root / f".{VIEWS_FILE}.{os.getpid()}.tmp"
     tmp.unlink(missing_ok=True)
     try:
         con = duckdb.connect(str(tmp))
@@ -152,7 +152,7 @@ def _write_catalog(root: Path) -> None:
             con.execute("COMMIT")
         finally:
             con.close()
-        os.replace(tmp, root / CATALOG)
+        os.replace(tmp, root / VIEWS_FILE)
     finally:
         tmp.unlink(missing_ok=True)
         Path(str(tmp) + ".wal").unlink(missing_ok=True)
@@ -177,20 +177,20 @@ def _rebuild_hint(root: Path) -> str:
 
 
 def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyConnection:
-    """Open the database at ``root``, rewriting its catalog first if the directory moved or
+    """Open the database at ``root``, rewriting its views file first if the directory moved or
     the sql/ definitions changed since it was written."""
     root = Path(root)
     if not root.exists():
         raise CosyError(root, outputs.broken_link(root) or "no such database")
     if not is_database(root):
-        raise CosyError(root, f"not a cosydb database (no {CATALOG})")
-    catalog = str(root / CATALOG)
+        raise CosyError(root, f"not a cosydb database (no {VIEWS_FILE})")
+    views = str(root / VIEWS_FILE)
     try:
-        con = duckdb.connect(catalog, read_only=read_only)
+        con = duckdb.connect(views, read_only=read_only)
         cur = con.execute("SELECT * FROM cosydb_catalog")
         stored = dict(zip((d[0] for d in cur.description), cur.fetchone()))
     except duckdb.Error as error:
-        raise CosyError(catalog, f"unreadable catalog ({error})") from None
+        raise CosyError(views, f"unreadable views file ({error})") from None
     if stored["schema_version"] != SCHEMA_VERSION:
         con.close()
         raise CosyError(
@@ -202,14 +202,14 @@ def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyC
     if stored["root"] != str(root.resolve()) or stored.get("sql_fingerprint") != sqlviews.fingerprint():
         con.close()
         try:
-            write_catalog(root)
+            write_views(root)
         except OSError as error:
             raise CosyError(
                 root,
-                f"its catalog must be rewritten (moved, or written by another cosydb) "
+                f"its views file must be rewritten (moved, or written by another cosydb) "
                 f"but cannot be: {error.strerror or error}",
             ) from None
-        con = duckdb.connect(catalog, read_only=read_only)
+        con = duckdb.connect(views, read_only=read_only)
     return interrupts.interruptible(con)
 
 
@@ -318,11 +318,11 @@ def _acquire(root: Path, path: str, create: bool, on_wait: Callable[[int | None]
 @contextlib.contextmanager
 def locked(
     root: str | os.PathLike,
-    name: str = CATALOG_LOCK,
+    name: str = VIEWS_LOCK,
     create: bool = False,
     on_wait: Callable[[int | None], None] | None = None,
 ):
-    """Hold the exclusive lock ``root/name`` (``LOAD_LOCK`` or ``CATALOG_LOCK``): ``flock`` on
+    """Hold the exclusive lock ``root/name`` (``LOAD_LOCK`` or ``VIEWS_LOCK``): ``flock`` on
     a lock file, so the kernel releases it when the holder dies, even of kill -9.
 
     Re-entrant within a thread. ``create`` makes ``root`` if it is missing, and the block is
@@ -395,8 +395,8 @@ def remove_stale_staging(root: Path) -> list[Path]:
 
 
 def is_leftover(root: Path) -> bool:
-    """Is ``root`` a directory without a catalog holding only what cosydb writes (a lock
-    file, staging directories, experiments committed before the first catalog was written):
+    """Is ``root`` a directory without a views file holding only what cosydb writes (a lock
+    file, staging directories, experiments committed before the first views file was written):
     what a first load killed by kill -9 leaves, a first load at work, or an empty
     directory? A load may take it over as a new database."""
     if not root.is_dir() or is_database(root):
@@ -408,7 +408,7 @@ def is_leftover(root: Path) -> bool:
                 d.startswith(STAGING_PREFIX) or (d.isdigit() and _is_experiment(base / d)) for d in os.listdir(base)
             ):
                 return False
-        elif entry not in (LOAD_LOCK, CATALOG_LOCK) and not entry.startswith(f".{CATALOG}."):
+        elif entry not in (LOAD_LOCK, VIEWS_LOCK) and not entry.startswith(f".{VIEWS_FILE}."):
             return False
     return True
 

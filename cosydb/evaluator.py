@@ -609,7 +609,7 @@ def store(
     ``identity``: the ``property_evaluation`` row of the evaluation whose rows are stored
     (default none: a report then evaluates again); it is emptied before the tables are
     replaced and written after them, so that it never names rows of another evaluation.
-    Under the catalog lock: two reports never lose each other's rows."""
+    Under the views lock: two reports never lose each other's rows."""
     directory = database.experiment_dir(root, experiment_id)
     unknown = tables.schema(database.EVALUATION_TABLE).empty_table()
     kept: list[str] = []

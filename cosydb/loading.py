@@ -2,19 +2,19 @@
 
 The experiment is written into a staging directory inside the database,
 checked, moved to its final name and then made visible by atomically
-replacing the catalog. Any failure or interrupt before that last step removes
+replacing the views file. Any failure or interrupt before that last step removes
 what this load wrote: an existing database is left as it was, a database directory
 this load created is removed entirely, and from a directory it found without a
-catalog (empty, or what a killed load left) it removes what it added. A directory
+views file (empty, or what a killed load left) it removes what it added. A directory
 holding anything else is refused before anything is written.
 
 One load at a time per database: a load holds the database's load lock from
 before it picks the experiment id until its commit; a second load waits (one line
-on stderr). The commit (rename and catalog rewrite) also holds the catalog lock,
+on stderr). The commit (rename and views rewrite) also holds the views lock,
 which ``report`` takes to store its results. SIGINT, SIGTERM and SIGHUP stop the
 load, its reader processes and remove its staging directory (``cosydb.interrupts``);
 what a load killed with kill -9 leaves (its staging directory, or a database
-directory without a catalog) the next load into the database removes.
+directory without a views file) the next load into the database removes.
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def _derive(
         objects = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), set(written))}
         derived = tables.derived()
         parts = partitions.plan(con, partitions.events_per_partition())
-        # the tables and what they and the checks read (the views of the report are created in the catalog)
+        # the tables and what they and the checks read (the views of the report are created in the views file)
         checks = _checks()
         checked = {name for obj in checks for name in obj.refs}
         sqlviews.create_all(con, set(written), materialize=materialize, wanted=set(derived) | checked)
@@ -244,7 +244,7 @@ def load(
     if link:
         raise CosyError(root, link)
     if root.exists() and not (database.is_database(root) or database.is_leftover(root)):
-        raise CosyError(root, f"exists and is not a cosydb database (no {database.CATALOG}); give a new directory")
+        raise CosyError(root, f"exists and is not a cosydb database (no {database.VIEWS_FILE}); give a new directory")
     found = set(os.listdir(root)) if root.is_dir() else set()
     if on_wait is None:
 
@@ -307,14 +307,14 @@ def _load_locked(
     ``read_options``: what the loader's ``read`` takes besides (``encoding``)."""
     say = progress or (lambda _text: None)
     if not (database.is_database(root) or database.is_leftover(root)):  # replaced while this waited
-        raise CosyError(root, f"exists and is not a cosydb database (no {database.CATALOG}); give a new directory")
+        raise CosyError(root, f"exists and is not a cosydb database (no {database.VIEWS_FILE}); give a new directory")
     created = not database.is_database(root)  # new, or what a killed first load left
     staging = final = None
     moved = False
     try:
         database.remove_stale_staging(root)
-        if created and database.experiment_dirs(root):  # a first load killed between rename and catalog
-            database.write_catalog(root)
+        if created and database.experiment_dirs(root):  # a first load killed between rename and views file
+            database.write_views(root)
             created = False
         experiment_id = database.next_experiment_id(root)
         taken = database.experiment_names(root)
@@ -353,11 +353,11 @@ def _load_locked(
         started = time.perf_counter()
         _write_own(staging, "load_warnings", warnings)
         say("committing")
-        with database.locked(root, database.CATALOG_LOCK):
+        with database.locked(root, database.VIEWS_LOCK):
             with interrupts.deferred(check_after=False):  # once begun, the commit completes
                 os.rename(staging, final)
                 moved = True
-                database.write_catalog(root)  # the commit point
+                database.write_views(root)  # the commit point
         phase_seconds["commit"] = time.perf_counter() - started
     except BaseException:
         with interrupts.deferred(check_after=False):  # a second signal must not stop the cleanup

@@ -267,7 +267,7 @@ def real_db(tmp_path_factory):
     run ``report`` on it only replace its stored results. ``LARGE`` is unpacked first.
     Under pytest-xdist the first worker to ask loads it into the session's shared
     directory and every worker reads a copy of its own (a copy of a database is one:
-    its catalog rewritten)."""
+    its views file rewritten)."""
     loaded = {}
     shared = tmp_path_factory.getbasetemp().parent / "real-dbs" if os.environ.get("PYTEST_XDIST_WORKER") else None
 
@@ -301,9 +301,9 @@ def real_db(tmp_path_factory):
 
 def copy_of(db: Path, folder: Path) -> Path:
     """A copy of loaded database ``db`` in ``folder`` (a test that adds to it leaves ``db`` as
-    it was), its catalog rewritten at once: the copied one reads ``db``'s files."""
+    it was), its views file rewritten at once: the copied one reads ``db``'s files."""
     copy = Path(shutil.copytree(db, folder / db.name))
-    database.write_catalog(copy)
+    database.write_views(copy)
     return copy
 
 

@@ -89,8 +89,8 @@ def test_catalog_that_cannot_be_rewritten_is_one_error(tmp_path, monkeypatch):
     def refuse(root):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(database, "write_catalog", refuse)
-    with pytest.raises(CosyError, match="catalog must be rewritten .* but cannot be: Permission denied"):
+    monkeypatch.setattr(database, "write_views", refuse)
+    with pytest.raises(CosyError, match="views file must be rewritten .* but cannot be: Permission denied"):
         database.connect(db)
 
 

@@ -250,18 +250,18 @@ STORE_LOOP = textwrap.dedent("""
     database.experiment_dirs = slowly_listed
     while not stop.exists():  # a report storing its results, and a catalog rewrite (as connect does it)
         evaluator.store(db, 1, {database.CUBE_TABLE: tables.schema(database.CUBE_TABLE).empty_table()})
-        database.write_catalog(db)
+        database.write_views(db)
         print(time.monotonic(), flush=True)
 """)
 
 
 @pytest.mark.slow
 def test_catalog_rewrites_racing_a_commit_never_hide_an_experiment(tmp_path, big):
-    """A report stores its results (evaluator.store) and the catalog is rewritten (as
+    """A report stores its results (evaluator.store) and the views file is rewritten (as
     ``database.connect`` does for a moved database) in a loop while a load commits: once
-    the new experiment is in the catalog it stays there, and a reader always finds a whole
-    catalog. (Without the catalog lock a rewrite that listed the experiments before the
-    commit and replaced the catalog after it hides the new one.)"""
+    the new experiment is in the views it stays there, and a reader always finds a whole
+    views file. (Without the views lock a rewrite that listed the experiments before the
+    commit and replaced the views file after it hides the new one.)"""
     db = small_db(tmp_path)
     stop = tmp_path / "stop"
     # run outside the checkout: "python -c" puts the working directory first on sys.path,
@@ -280,7 +280,7 @@ def test_catalog_rewrites_racing_a_commit_never_hide_an_experiment(tmp_path, big
         while loader_end is None or time.monotonic() < loader_end + 1.0:
             if loader_end is None and loader.poll() is not None:
                 loader_end = time.monotonic()
-            con = duckdb.connect(str(db / database.CATALOG), read_only=True)
+            con = duckdb.connect(str(db / database.VIEWS_FILE), read_only=True)
             try:
                 seen.append(
                     (
