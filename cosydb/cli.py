@@ -160,8 +160,8 @@ def _guard(function):
 _ASL = typer.Option(
     None,
     "--asl",
-    help="ASL specification whose properties to evaluate too: a file, or mpi for the report's MPI "
-    "properties (repeatable; see cosydb asl).",
+    help="ASL specification whose properties to evaluate too: a file, or mpi, hpf, openmp for the "
+    "report's MPI, HPF, OpenMP properties (repeatable; see cosydb asl).",
 )
 _SPARK_MASTER = typer.Option(
     None, "--spark-master", help="With --engine spark: the Spark master URL (default local[*])."
@@ -627,7 +627,7 @@ def properties(
     ),
     asl: list[str] | None = _ASL,
 ):
-    """List the property catalog: name, kind, unit, one-line description, as a tree.
+    """List the property catalog: name, family (its folder), kind, unit, one-line description, as a tree.
 
     Example: cosydb properties; cosydb properties --format markdown > docs/properties.md
     """

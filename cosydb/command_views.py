@@ -128,12 +128,14 @@ def cube_table(result: dict) -> None:
 
 
 def properties_table(catalog: dict) -> None:
-    """The catalog as a tree: name, kind, unit, one-line description."""
+    """The catalog as a tree: name, family (its folder: which measurement it is, as
+    scalasca's mpi_latesender, cre's late_sender, asl_mpi's idle_late_sender), kind, unit,
+    one-line description."""
     from .catalog import tree_order
 
-    table = Table("property", "kind", "unit", "description", box=None, padding=(0, 2))
+    table = Table("property", "family", "kind", "unit", "description", box=None, padding=(0, 2))
     for prop, depth in tree_order(catalog):
-        table.add_row(*names.printable(["  " * depth + prop.name, prop.kind, prop.unit, prop.info]))
+        table.add_row(*names.printable(["  " * depth + prop.name, prop.family, prop.kind, prop.unit, prop.info]))
     out.print(table)
 
 

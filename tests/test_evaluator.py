@@ -261,6 +261,13 @@ def test_report_cli_formats_and_errors(tmp_path):
     assert unknown.returncode == 2 and "--property: 'nope' is unknown" in unknown.stderr
     listing = cosydb("properties")
     assert listing.returncode == 0 and "wrong_order_ls" in listing.stdout
+    # each entry with its family: three measures of the late sender, told apart
+    families = {words[0]: words[1] for words in map(str.split, listing.stdout.splitlines()) if len(words) > 1}
+    assert [families[n] for n in ("mpi_latesender", "late_sender", "idle_late_sender")] == [
+        "scalasca",
+        "cre",
+        "asl_mpi",
+    ]
     explained = cosydb("explain", "late_sender")
     assert explained.returncode == 0 and "from late_sender_matches" in explained.stdout
 
