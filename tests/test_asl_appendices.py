@@ -40,6 +40,22 @@ def report_lines(first: int, last: int) -> dict[int, str]:
     return {n: lines[n - 1] for n in range(first, last + 1) if not lines[n - 1].strip().startswith("```")}
 
 
+def mended_in_turn(lines: dict[int, str], syntax: dict) -> dict[int, str]:
+    """``lines`` with each syntax error mended where the parser meets it, in turn (``syntax``:
+    line -> (the line the parser stops at, the text there, what it is read as)); they parse."""
+    for line, (found, old, new) in syntax.items():
+        assert first_syntax_error(lines) == found, line
+        assert old in lines[line]
+        lines[line] = lines[line].replace(old, new)
+    assert first_syntax_error(lines) is None
+    return lines
+
+
+def code(text: str) -> str:
+    """ASL text without comments, its white space one blank."""
+    return re.sub(r"\s+", " ", re.sub(r"//[^\n]*", "", text)).strip()
+
+
 def first_syntax_error(lines: dict[int, str]) -> int | None:
     """The report's line of the first syntax error of ``lines`` (None: it parses)."""
     numbers = list(lines)
@@ -62,12 +78,7 @@ HPF_MODEL_SYNTAX = {
 
 
 def test_the_reports_hpf_data_model_is_transcribed_but_for_its_errors():
-    lines = report_lines(2640, 2774)
-    for line, (old, new) in HPF_MODEL_SYNTAX.items():
-        assert first_syntax_error(lines) == line
-        assert old in lines[line]
-        lines[line] = lines[line].replace(old, new)
-    assert first_syntax_error(lines) is None
+    lines = mended_in_turn(report_lines(2640, 2774), {n: (n, *fix) for n, fix in HPF_MODEL_SYNTAX.items()})
     from cosydb.asl.model import _classes
 
     theirs = _classes(parse("\n".join(lines.values()), "report"))
@@ -105,13 +116,7 @@ HPF_SYNTAX = {
 
 def mended_hpf_properties() -> dict[int, str]:
     """Appendix D's properties, each syntax error mended in turn where the parser meets it."""
-    lines = report_lines(2783, 3021)
-    for line, (found, old, new) in HPF_SYNTAX.items():
-        assert first_syntax_error(lines) == found, line
-        assert old in lines[line]
-        lines[line] = lines[line].replace(old, new)
-    assert first_syntax_error(lines) is None
-    return lines
+    return mended_in_turn(report_lines(2783, 3021), HPF_SYNTAX)
 
 
 def test_the_reports_hpf_properties_errors_with_their_lines(tmp_path):
@@ -157,10 +162,6 @@ def test_hpf_asl_is_the_reports_text_with_its_errors_mended():
     }
     for line, (old, new) in corrections.items():
         mended[line] = mended[line].replace(old, new)
-
-    def code(text: str) -> str:
-        """The text without comments, its white space one blank."""
-        return re.sub(r"\s+", " ", re.sub(r"//[^\n]*", "", text)).strip()
 
     assert code(catalog.asl_specification("hpf").read_text()) == code("\n".join(mended.values()))
 
@@ -290,6 +291,36 @@ def _rows(evaluation, name):
     }
 
 
+def holding_and_failing(runs, restated: dict, params_list, spec: str) -> tuple[set, set]:
+    """``compare`` on every run with every parameter set: the compiled properties that hold
+    on some row, and those that fail on some row."""
+    holding, failing = set(), set()
+    for run in runs:
+        for params in params_list:
+            counts = compare(run, restated, params=params, spec=spec)
+            assert set(counts) == set(restated)
+            holding |= {name for name, (holds, _) in counts.items() if holds}
+            failing |= {name for name, (_, fails) in counts.items() if fails}
+    return holding, failing
+
+
+def by_path(db, spec: str, names: list) -> tuple[dict, dict]:
+    """The compiled ``names`` of specification ``spec`` evaluated on experiment par with
+    baseline seq: per name, call path -> (condition, confidence, severity, value), and call
+    path -> condition_id."""
+    con = database.connect(db)
+    try:
+        par = con.execute("select experiment_id from experiments where name = 'par'").fetchone()[0]
+        seq = con.execute("select experiment_id from experiments where name = 'seq'").fetchone()[0]
+        evaluation = evaluator.evaluate(con, catalog.load([catalog.asl_specification(spec)]), par, {}, names, seq)
+        paths = dict(con.execute("select callpath_id, path from callpaths where experiment_id = ?", [par]).fetchall())
+        result = {n: {paths[k[0]]: v for k, v in _rows(evaluation, n).items()} for n in names}
+        conditions = {n: {paths[k[0]]: k[3] for k in _rows(evaluation, n)} for n in names}
+    finally:
+        con.close()
+    return result, conditions
+
+
 def reordered(doc: dict) -> dict:
     """The document with one more region, main/a_init, whose call path comes first: the
     other regions' call paths get other ids than another experiment's of the same regions
@@ -354,13 +385,8 @@ def test_the_baselines_call_paths_have_other_ids(hpf_runs):
 def test_compiled_hpf_properties_equal_the_hand_written_ones(hpf_runs):
     """On both runs, with the default thresholds and others: each property holds on some row
     and fails on another of the inputs."""
-    holding, failing = set(), set()
-    for run in hpf_runs:
-        for params in (None, {"p_loop_serial_threshold": 0.45, "p_uneven_threshold": 0.125}):
-            counts = compare(run, HPF, params=params)
-            assert set(counts) == set(HPF)
-            holding |= {name for name, (holds, _) in counts.items() if holds}
-            failing |= {name for name, (_, fails) in counts.items() if fails}
+    params = (None, {"p_loop_serial_threshold": 0.45, "p_uneven_threshold": 0.125})
+    holding, failing = holding_and_failing(hpf_runs, HPF, params, "hpf")
     assert holding == set(HPF)
     # forall_synchronization_costs's hand-written rows are the FORALL loops' only (its compiled
     # rows of other regions fail: compare)
@@ -369,17 +395,8 @@ def test_compiled_hpf_properties_equal_the_hand_written_ones(hpf_runs):
 
 def test_compiled_hpf_properties_hold_and_fail_where_computed_by_hand(hpf_runs):
     """A few of the rows compared above, by hand (1 s of main is the rank basis: 20 s)."""
-    con = database.connect(hpf_runs[1])
-    try:
-        par = con.execute("select experiment_id from experiments where name = 'par'").fetchone()[0]
-        seq = con.execute("select experiment_id from experiments where name = 'seq'").fetchone()[0]
-        names = ["forall_synchronization_costs", "redist_costs", "uneven_work_distribution", "serialization_costs"]
-        evaluation = evaluator.evaluate(con, catalog.load([catalog.asl_specification("hpf")]), par, {}, names, seq)
-        paths = dict(con.execute("select callpath_id, path from callpaths where experiment_id = ?", [par]).fetchall())
-        result = {n: {paths[k[0]]: v for k, v in _rows(evaluation, n).items()} for n in names}
-        conditions = {n: {paths[k[0]]: k[3] for k in _rows(evaluation, n)} for n in names}
-    finally:
-        con.close()
+    names = ["forall_synchronization_costs", "redist_costs", "uneven_work_distribution", "serialization_costs"]
+    result, conditions = by_path(hpf_runs[1], "hpf", names)
     # the FORALL is dl now: its sync 0.5 s over 20 s; fl, a DO loop, synchronises but is no FORALL
     holding = {p for p, r in result["forall_synchronization_costs"].items() if r[0]}
     assert holding == {"main/dl"} and result["forall_synchronization_costs"]["main/dl"][2] == pytest.approx(0.025)
@@ -427,12 +444,7 @@ RENAMED = {"function": "smfunction", "functioncall": "smfunctioncall"}
 
 
 def test_the_reports_openmp_data_model_is_transcribed_but_for_its_errors():
-    lines = report_lines(3038, 3378)
-    for line, (found, old, new) in OPENMP_MODEL_SYNTAX.items():
-        assert first_syntax_error(lines) == found, line
-        assert old in lines[line]
-        lines[line] = lines[line].replace(old, new)
-    assert first_syntax_error(lines) is None
+    lines = mended_in_turn(report_lines(3038, 3378), OPENMP_MODEL_SYNTAX)
     from cosydb.asl.model import _classes
 
     theirs = _classes(parse("\n".join(lines.values()), "report"))
@@ -534,9 +546,6 @@ def test_openmp_asl_is_the_reports_text_with_its_errors_mended():
     lines = _function_out_of_let(lines, 3500, 3505, 3498)
     lines = _function_out_of_let(lines, *VAR_SUM)
 
-    def code(text: str) -> str:
-        return re.sub(r"\s+", " ", re.sub(r"//[^\n]*", "", text)).strip()
-
     assert code(catalog.asl_specification("openmp").read_text()) == code("\n".join(lines.values()))
 
 
@@ -581,13 +590,7 @@ def openmp_runs(tmp_path_factory):
 def test_compiled_openmp_properties_equal_the_hand_written_ones(openmp_runs):
     """On both runs, at the default threshold and another: each property holds on some row and
     fails on another."""
-    holding, failing = set(), set()
-    for run in openmp_runs:
-        for params in (None, {"p_irreg_behaviour_threshold": 0.4}):
-            counts = compare(run, OPENMP, params=params, spec="openmp")
-            assert set(counts) == set(OPENMP)
-            holding |= {name for name, (holds, _) in counts.items() if holds}
-            failing |= {name for name, (_, fails) in counts.items() if fails}
+    holding, failing = holding_and_failing(openmp_runs, OPENMP, (None, {"p_irreg_behaviour_threshold": 0.4}), "openmp")
     assert holding == set(OPENMP)
     # the hand-written parallel_organization's rows are the parallel regions' only, each run
     # more than once in the first run
@@ -596,16 +599,7 @@ def test_compiled_openmp_properties_equal_the_hand_written_ones(openmp_runs):
 
 def test_compiled_openmp_properties_hold_where_computed_by_hand(openmp_runs):
     """A few rows of the variant, by hand (main's 10 s on the master thread: the rank basis)."""
-    con = database.connect(openmp_runs[1])
-    try:
-        par = con.execute("select experiment_id from experiments where name = 'par'").fetchone()[0]
-        seq = con.execute("select experiment_id from experiments where name = 'seq'").fetchone()[0]
-        names = ["irregular_sync_across_instances", "parallel_organization", "costs"]
-        evaluation = evaluator.evaluate(con, catalog.load([catalog.asl_specification("openmp")]), par, {}, names, seq)
-        paths = dict(con.execute("select callpath_id, path from callpaths where experiment_id = ?", [par]).fetchall())
-        result = {n: {paths[k[0]]: v for k, v in _rows(evaluation, n).items()} for n in names}
-    finally:
-        con.close()
+    result, _ = by_path(openmp_runs[1], "openmp", ["irregular_sync_across_instances", "parallel_organization", "costs"])
     # par's instance syncs 0.2 and 1.4: stdev 0.6 > 0.5 x sync 1.0 / 2 executions
     assert {p for p, r in result["irregular_sync_across_instances"].items() if r[0]} == {"main/par"}
     # only par runs more than once: 2 x 1e-3 s
