@@ -24,6 +24,9 @@ through untranslated, cosydb rewrites on sqlglot's syntax tree first:
   of two objects with different keys: their members joined;
 - ``row_number() OVER ()``: numbered in ``monotonically_increasing_id()`` order (Spark
   numbers rows only in an order).
+- a subquery reading a query two or more levels out (Spark resolves one): decorrelated, the
+  subquery lifted into a derived table of the outer table it reads, or the outer column
+  carried in as a column of a table of the query around it (``_decorrelated``).
 
 A construct with no translation (``UNION ... BY NAME``, a window frame ``EXCLUDE``, ...) is
 an error naming the file and the construct.
@@ -36,7 +39,7 @@ import re
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel, SqlglotError
-from sqlglot.optimizer.scope import traverse_scope
+from sqlglot.optimizer.scope import ScopeType, traverse_scope
 
 from .errors import CosyError
 
@@ -134,6 +137,17 @@ def _renamed(tree: exp.Expression, old: str, new: str) -> exp.Expression:
     return tree.transform(rename)
 
 
+def decorrelated(sql: str, where) -> str:
+    """``sql`` (DuckDB's dialect) with its subqueries reading the query right around them
+    only (``_decorrelated``), in DuckDB's dialect: what Spark runs, to run on DuckDB."""
+    try:
+        tree = sqlglot.parse_one(sql, read="duckdb")
+    except SqlglotError as error:
+        raise CosyError(where, f"cannot be translated: {' '.join(str(error).split())}") from None
+    _decorrelated(tree, where)
+    return tree.sql(dialect="duckdb")
+
+
 def rewritten(sql: str, where, macros: dict | None = None) -> exp.Expression:
     """sqlglot's tree of ``sql`` (DuckDB's dialect) with cosydb's rewrites applied; SQL
     sqlglot cannot read is an error naming ``where``."""
@@ -141,32 +155,176 @@ def rewritten(sql: str, where, macros: dict | None = None) -> exp.Expression:
         tree = sqlglot.parse_one(sql, read="duckdb")
     except SqlglotError as error:
         raise CosyError(where, f"cannot be translated: {' '.join(str(error).split())}") from None
-    _outer_references_one_level_out(tree, where)
+    _decorrelated(tree, where)
     return _growing_frames(_ieee_divisions(tree.transform(lambda node: _rewrite(node, where, macros or {}))))
 
 
-def _outer_references_one_level_out(tree: exp.Expression, where) -> None:
-    """Spark resolves a subquery's outer column in the query right around it only: one that
-    reads a query further out (a correlated subquery inside a correlated subquery, as
-    compiled ASL quantifiers nest) is an error naming the column."""
-    try:
-        scopes = list(traverse_scope(tree))
-    except (SqlglotError, KeyError, AttributeError):  # what sqlglot cannot scope, Spark judges
-        return
-    for scope in scopes:
-        parent = scope.parent
-        for column in scope.external_columns:
-            if not column.table or column.args.get("db") or parent is None or column.table in parent.sources:
-                continue  # (x.l.rank: a struct's field)
-            further = parent.parent
-            while further is not None and column.table not in further.sources:
-                further = further.parent
-            if further is not None:  # (a name no query around defines is no table: x.part.field)
-                raise CosyError(
-                    where,
-                    f"cannot run on spark: a subquery reads {column.sql()} from a query two or more levels out"
-                    " (Spark resolves an outer column one level out)",
-                )
+#: The helper columns that carry an outer row's value into a nested query (numbered).
+_OUTER = "cosydb_outer"
+
+#: Scopes that see the outer query of the query around them (a derived table, a branch of a
+#: UNION, a CTE): Spark resolves an outer column there as in the query around.
+_TRANSPARENT = (ScopeType.DERIVED_TABLE, ScopeType.SET_OPERATION, ScopeType.CTE)
+
+
+def _decorrelated(tree: exp.Expression, where) -> None:
+    """``tree`` rewritten in place so that each subquery reads outer columns of the query
+    right around it only, as Spark resolves them (DuckDB: of any query further out; compiled
+    ASL nests its quantifiers and its objects' attributes so).
+
+    A subquery that reads a query two or more levels out, ``T``, is repeated until none is:
+
+    - lifted, when all it reads from outside is one table ``T`` of that query (an object's
+      attribute of the outer row, ``(SELECT any_value(o.x) FROM o WHERE o.k = T.k)``, or an
+      ``EXISTS``): ``T`` becomes ``(SELECT T.*, <subquery> AS cosydb_outer_n FROM T) AS T``
+      (one level out of the subquery, now) and the subquery ``T.cosydb_outer_n``;
+    - else each such column ``T.c`` carried one query in: a table of the query around the
+      subquery, ``S``, becomes ``(SELECT S.*, T.c AS cosydb_outer_n FROM S) AS S`` and the column
+      ``S.cosydb_outer_n`` (repeated as long as ``T`` is still further out).
+
+    Both keep the rows: the value depends on the outer row only. A subquery that neither
+    applies to (the query around it reads no table) is an error naming the column."""
+    helpers = iter(range(1, 1_000_000))
+    for _ in range(10_000):
+        try:
+            scopes = list(traverse_scope(tree))
+        except (SqlglotError, KeyError, AttributeError):  # what sqlglot cannot scope, Spark judges
+            return
+        found = next(
+            ((scope, column, far) for scope in scopes for column, far in _far_columns(scope)),
+            None,
+        )
+        if found is None:
+            return
+        scope, column, far = found
+        if not _lifted(scope, far, helpers) and not _carried(scope, column, helpers):
+            raise CosyError(
+                where,
+                f"cannot run on spark: a subquery reads {column.sql()} from a query two or more levels out"
+                " (Spark resolves an outer column one level out)",
+            )
+    raise CosyError(where, "cannot run on spark: its subqueries nest too deep to decorrelate")
+
+
+def _visible(scope) -> set:
+    """The names of the tables whose columns Spark resolves in ``scope`` from outside it."""
+    parent = scope.parent
+    if parent is None:
+        return set()
+    if scope.scope_type in _TRANSPARENT:
+        return _visible(parent)
+    return set(parent.sources)
+
+
+def _far_columns(scope):
+    """``scope``'s outer columns that Spark does not resolve, each with the scope whose table
+    it reads (a name no query around defines is no table: ``x.part.field``, a struct's)."""
+    visible = _visible(scope)
+    for column in scope.external_columns:
+        if not column.table or column.args.get("db") or column.table in visible:
+            continue
+        further = scope.parent
+        while further is not None and column.table not in further.sources:
+            further = further.parent
+        if further is not None:
+            yield column, further
+
+
+def _owner(scope, table: str):
+    """The scope around ``scope`` (from its parent out) whose table ``table`` is."""
+    further = scope.parent
+    while further is not None and table not in further.sources:
+        further = further.parent
+    return further
+
+
+def _lifted(scope, far, helpers) -> bool:
+    """Lift the subquery of ``scope`` into a table of the query ``far`` (see
+    ``_decorrelated``); False when it reads more than one outer table, or is no scalar
+    subquery or EXISTS."""
+    node = scope.expression.parent
+    if scope.scope_type != ScopeType.SUBQUERY:
+        return False
+    if isinstance(node, exp.Subquery) and not isinstance(node.parent, (exp.In, exp.Lateral, exp.From, exp.Join)):
+        lifted = node
+    elif isinstance(node, exp.Exists):
+        lifted = node
+    else:
+        return False
+    tables = {c.table for c in scope.external_columns}
+    if len(tables) != 1 or "" in tables or any(_owner(scope, t) is not far for t in tables):
+        return False
+    (table,) = tables
+    source = _source(far, table)
+    if source is None:
+        return False
+    name = _helper_column(far.expression, source, lifted, helpers)
+    lifted.replace(exp.column(name, table=table))
+    return True
+
+
+def _carried(scope, column: exp.Column, helpers) -> bool:
+    """Carry ``column`` one query in (see ``_decorrelated``): into a table of the query around
+    the subquery whose scope is ``scope`` (or holds it, a derived table's); False when that
+    query reads no table that can carry it."""
+    inner = scope
+    while inner.scope_type in _TRANSPARENT and inner.parent is not None:
+        inner = inner.parent
+    around = inner.parent
+    if around is None or not isinstance(around.expression, exp.Select):
+        return False
+    # a name that a query between defines again would read that query's table
+    shadowed = {n.alias_or_name for n in inner.expression.find_all(exp.Table, exp.Subquery)}
+    select = around.expression
+    for node in (
+        [select.args["from_"].this, *(j.this for j in select.args.get("joins") or [])]
+        if select.args.get("from_")
+        else []
+    ):
+        table = node.alias_or_name
+        source = None if table in shadowed else _source(around, table)
+        if source is not None:
+            name = _helper_column(select, source, column.copy(), helpers)
+            column.replace(exp.column(name, table=table))
+            return True
+    return False
+
+
+def _source(scope, table: str):
+    """The table ``table`` of the query of ``scope`` as it stands in its FROM or a JOIN, when it
+    can be read through a derived table (a table or a subquery, neither LATERAL nor UNNEST)."""
+    select = scope.expression
+    if not isinstance(select, exp.Select) or select.args.get("from_") is None:
+        return None
+    for node in [select.args["from_"].this, *(j.this for j in select.args.get("joins") or [])]:
+        if node.alias_or_name == table and isinstance(node, (exp.Table, exp.Subquery)):
+            return node
+    return None
+
+
+def _helper_column(select: exp.Select, source: exp.Expression, value: exp.Expression, helpers) -> str:
+    """The helper column of ``source`` (a table of ``select``) that gives ``value`` per row:
+    ``source`` read through a derived table that adds it (the one an earlier helper made, or
+    one around it when ``value`` reads a helper column of that one)."""
+    alias = source.alias_or_name
+    read = {c.name for c in value.find_all(exp.Column)}
+    outer = source.meta.get(_OUTER)
+    key = value.sql("duckdb")
+    if outer is not None and key in outer["known"]:
+        return outer["known"][key]
+    if outer is None or read & outer["own"]:
+        inner = source.copy()
+        inner.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
+        wrapper = exp.select(exp.Column(this=exp.Star(), table=exp.to_identifier(alias))).from_(inner).subquery(alias)
+        wrapper.meta[_OUTER] = {"known": dict(outer["known"]) if outer else {}, "own": set()}
+        source.replace(wrapper)
+        source = wrapper
+    outer = source.meta[_OUTER]
+    name = outer["known"][key] = f"{_OUTER}_{next(helpers)}"
+    outer["own"].add(name)
+    source.this.select(exp.alias_(value, name), copy=False)
+    _hide(select, alias, name)
+    return name
 
 
 def _ieee_divisions(tree: exp.Expression) -> exp.Expression:
