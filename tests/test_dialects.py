@@ -595,10 +595,12 @@ def test_nested_asl_properties_decorrelated_give_duckdbs_rows(real_db, tmp_path,
 
 
 @pytest.mark.spark
-@pytest.mark.parametrize("case", ["late_sender", "wrong_order"])
+@pytest.mark.parametrize("case", ["late_sender", "wrong_order", "openmp", "openmp_variables"])
 def test_nested_asl_properties_on_spark_equal_duckdb(spark_session, real_db, tmp_path, case):
-    """The compiled MPI properties that Spark runs only decorrelated (the late sender and wrong
-    order PATTERNs of mpi.asl) give on Spark the rows of DuckDB, on inputs where they hold."""
+    """The compiled properties that Spark runs only decorrelated (the late sender and wrong
+    order PATTERNs of mpi.asl, openmp.asl's irregular synchronisation and properties of a
+    variable, over ASL summary input) give on Spark the rows of DuckDB, on inputs where they
+    hold. (hpf's need the baseline experiment's views, which Spark does not compute yet.)"""
     from cosydb.report import run
 
     language, names = NESTED[case]
