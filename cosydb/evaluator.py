@@ -43,12 +43,13 @@ class Rendered:
     sql: str
     refs: list[str]
     views: list[str]
+    baseline_views: list[str] = field(default_factory=list)  # the plain views it reads of the baseline
     engine_sql: str | None = None  # rendered for another engine than DuckDB (its dispatched macros)
 
 
 class DuckDBTables:
     """Where an evaluation keeps its rows: DuckDB's temporary tables on ``con``. (Another
-    engine implements the same four methods: ``cosydb.spark.SparkTables``.) ``name``: the
+    engine implements the same five methods: ``cosydb.spark.SparkTables``.) ``name``: the
     engine, which templates read as ``engine`` to pick their implementation of a macro."""
 
     name = "duckdb"
@@ -76,6 +77,9 @@ class DuckDBTables:
 
     def arrow(self, sql: str, params: dict) -> pa.Table:
         return self.con.execute(sql, params).to_arrow_table()
+
+    def release(self) -> None:
+        """Nothing to free: the temporary tables go with the connection."""
 
 
 def _environment(catalog: dict[str, Property] | None = None) -> jinja2.Environment:
@@ -133,16 +137,21 @@ def render(
     the table of its rows; ``entry_rows(name)`` names it otherwise); a ref to one of ``views``
     reads the temporary table ``view_<name>`` that ``evaluate`` fills. ``has('trace')``
     in a template is false when the requirement is in ``unmet`` (e.g. on a profile);
-    ``baseline_ref('x')`` reads table or view x of the baseline experiment;
+    ``baseline_ref('x')`` reads table or view x of the baseline experiment (a view of
+    ``views``: the temporary table ``baseline_view_<name>``);
     ``catalog_tree(roots)`` lists the catalog entries under ``roots`` in tree order (name,
     parent, unit, kind, evaluable: its requirements are met, sums_children: a category
     that sums its sub-metrics, waiting: a wait state that is time waiting for a partner
     and not part of another, whose time holds its own)."""
     ref, refs, used_views = _referrer(catalog, sql_objects, views, prop.path, entry_rows)
+    baseline_views: list[str] = []
 
     def baseline_ref(name: str) -> str:
         if name not in sql_objects:
             raise CosyError(prop.path, f"baseline_ref('{name}') names no table or view of sql/")
+        if name in views:
+            baseline_views.append(name)
+            return _baseline_view_copy(name)
         return _of_experiment(name, "p_baseline_id")
 
     sql = templating.render(
@@ -155,7 +164,9 @@ def render(
         engine=engine_name,
         catalog_tree=lambda roots: _catalog_tree(catalog, roots, unmet, prop.path),
     )
-    return Rendered(prop, sql, list(dict.fromkeys(refs)), list(dict.fromkeys(used_views)))
+    return Rendered(
+        prop, sql, list(dict.fromkeys(refs)), list(dict.fromkeys(used_views)), list(dict.fromkeys(baseline_views))
+    )
 
 
 def _catalog_tree(catalog: dict[str, Property], roots: list[str], unmet: set[str], where) -> list[dict]:
@@ -325,6 +336,10 @@ def evaluate(
             raise CosyError(prop.path, f"uses undeclared parameter(s) {', '.join(sorted(undeclared))}")
         for view in item.views:
             _compute_view(tables_on, view, objects, views, experiment_id, computed_views, seconds, prop.path)
+        for view in item.baseline_views:
+            _compute_view(
+                tables_on, view, objects, views, baseline_id, computed_views, seconds, prop.path, _baseline_view_copy
+            )
         started = time.perf_counter()
         tables_on.create(
             _rows(prop.name),
@@ -381,34 +396,37 @@ def _compute_view(
     computed: set[str],
     seconds: dict[str, float],
     where,
+    copy=None,
 ) -> None:
     """Compute plain view ``view`` of sql/ (one of ``views``) for one experiment into its
-    copy (``_view_copy``), first the plain views it reads: each is computed once per
-    evaluation and read from its copy (a view read through DuckDB's own definition would
-    recompute the views below it), and every table it reads is restricted to the experiment
-    before it is joined."""
-    if view in computed:
+    copy (``copy(view)``: ``_view_copy``, or ``_baseline_view_copy`` for the baseline
+    experiment), first the plain views it reads: each is computed once per evaluation and
+    read from its copy (a view read through DuckDB's own definition would recompute the
+    views below it), and every table it reads is restricted to the experiment before it is
+    joined. ``computed``: the copies made so far."""
+    copy = copy or _view_copy
+    if copy(view) in computed:
         return
     for name in objects[view].refs:
         if name in views:
-            _compute_view(tables_on, name, objects, views, experiment_id, computed, seconds, where)
+            _compute_view(tables_on, name, objects, views, experiment_id, computed, seconds, where, copy)
 
     def ref(name: str) -> str:
-        if name in computed:
-            return _view_copy(name)
+        if copy(name) in computed:
+            return copy(name)
         if name in objects and objects[name].kind == "macro":
             return name
         return _of_experiment(name)
 
     started = time.perf_counter()
     tables_on.create(
-        _view_copy(view),
+        copy(view),
         f"SELECT * FROM ({sqlviews.render_reading(objects[view], ref)}) WHERE experiment_id = $p_experiment_id",
         {"p_experiment_id": experiment_id},
         where,
     )
-    seconds[f"view {view}"] = time.perf_counter() - started
-    computed.add(view)
+    seconds[f"view {view}" if copy is _view_copy else f"view {view} of the baseline"] = time.perf_counter() - started
+    computed.add(copy(view))
 
 
 def _type_family(duckdb_type: str) -> str:
@@ -444,6 +462,11 @@ def _rows(name: str) -> str:
 def _view_copy(name: str) -> str:
     """The temporary table holding a plain view's rows of the evaluated experiment."""
     return f"view_{name}"
+
+
+def _baseline_view_copy(name: str) -> str:
+    """The temporary table holding a plain view's rows of the baseline experiment."""
+    return f"baseline_view_{name}"
 
 
 def _of_experiment(name: str, parameter: str = "p_experiment_id") -> str:

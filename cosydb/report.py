@@ -275,22 +275,25 @@ def _evaluated(
     tables_on = engines.start(key["engine"], spark_master).tables(
         con, [(e["experiment_id"], database.experiment_dir(root, e["experiment_id"])) for e in (exp, base) if e]
     )
-    evaluation = evaluator.evaluate(
-        con,
-        catalog,
-        exp["experiment_id"],
-        values,
-        wanted,
-        base["experiment_id"] if base else None,
-        keep_patterns={"time_cube"},
-        tables_on=tables_on,
-    )
-    stored = {
-        database.RESULTS_TABLE: evaluation.results(threshold, values["p_rank_basis"]),
-        database.CATALOG_TABLE: catalog_table(catalog),
-    }
-    if evaluation.evaluated("time_cube"):
-        stored[database.CUBE_TABLE] = evaluation.cube()
+    try:
+        evaluation = evaluator.evaluate(
+            con,
+            catalog,
+            exp["experiment_id"],
+            values,
+            wanted,
+            base["experiment_id"] if base else None,
+            keep_patterns={"time_cube"},
+            tables_on=tables_on,
+        )
+        stored = {
+            database.RESULTS_TABLE: evaluation.results(threshold, values["p_rank_basis"]),
+            database.CATALOG_TABLE: catalog_table(catalog),
+        }
+        if evaluation.evaluated("time_cube"):
+            stored[database.CUBE_TABLE] = evaluation.cube()
+    finally:
+        tables_on.release()  # the rows are read: what the engine kept for them is freed
     if wanted is None:
         return _Made(stored, None, _identity(key, None))
     entries = set(evaluation.status)

@@ -343,6 +343,16 @@ class SparkTables:
         self.duck.execute(f"DROP TABLE IF EXISTS {name}")
         self.spark.catalog.dropTempView(name)
 
+    def release(self) -> None:
+        """Free what the evaluation kept: every temporary view of the session (the next
+        evaluation registers the stored tables again), and then the rows checkpointed for
+        them, which Spark's cleaner removes once the JVM has collected them. Without it the
+        rows of every report of a session stay in the driver's memory."""
+        for view in self.spark.sql("SHOW VIEWS").collect():  # (catalog.listTables fails in Spark 4.1)
+            if view.isTemporary:
+                self.spark.catalog.dropTempView(view.viewName)
+        self.spark.sparkContext._jvm.System.gc()
+
     def arrow(self, sql: str, params: dict):
         columns = self._bound(sql, params, "query")
         try:
@@ -359,7 +369,7 @@ class SparkTables:
 
 def evaluation_tables(spark, duck: duckdb.DuckDBPyConnection, experiments: list[tuple[int, Path]]) -> SparkTables:
     """``SparkTables`` over the stored tables of ``experiments`` ((experiment_id, directory));
-    ``duck``: the database's DuckDB catalog."""
+    ``duck``: a connection to the database's views file."""
     register_experiments(spark, experiments)
     compile_for(spark, _events(experiments))
     return SparkTables(spark, duck, _scalar_macros())
