@@ -58,5 +58,9 @@ class SparkEngine:
     def derive(self, duck, directory: Path, experiment_id: int, written: set[str], say) -> dict:
         return spark.derive(self.session, duck, directory, experiment_id, written, say)
 
+    def release(self) -> None:
+        """Free what the session kept for a load (``spark.release``)."""
+        spark.release(self.session)
+
     def tables(self, con: duckdb.DuckDBPyConnection, experiments: list[tuple[int, Path]]):
         return spark.evaluation_tables(self.session, con, experiments)

@@ -175,6 +175,7 @@ def _derive_on(engine, directory: Path, experiment_id: int, say: Callable[[str],
         rows = _check_model(con, _checks(), say)
     finally:
         con.close()
+        engine.release()  # the tables are written: what the engine kept for them is freed
     return rows, seconds | {"checks": time.perf_counter() - started}, 1
 
 

@@ -344,14 +344,8 @@ class SparkTables:
         self.spark.catalog.dropTempView(name)
 
     def release(self) -> None:
-        """Free what the evaluation kept: every temporary view of the session (the next
-        evaluation registers the stored tables again), and then the rows checkpointed for
-        them, which Spark's cleaner removes once the JVM has collected them. Without it the
-        rows of every report of a session stay in the driver's memory."""
-        for view in self.spark.sql("SHOW VIEWS").collect():  # (catalog.listTables fails in Spark 4.1)
-            if view.isTemporary:
-                self.spark.catalog.dropTempView(view.viewName)
-        self.spark.sparkContext._jvm.System.gc()
+        """Free what the evaluation kept (``release``)."""
+        release(self.spark)
 
     def arrow(self, sql: str, params: dict):
         columns = self._bound(sql, params, "query")
@@ -365,6 +359,17 @@ class SparkTables:
             return {r[0]: r[1] for r in self.duck.execute(f"DESCRIBE {sql}", params).fetchall()}
         except duckdb.Error as error:
             raise CosyError(where, f"evaluation failed: {' '.join(str(error).split())}") from None
+
+
+def release(spark) -> None:
+    """Free what a load or an evaluation kept: every temporary view of the session (the next
+    one registers the stored tables again), and then the rows checkpointed for them, which
+    Spark's cleaner removes once the JVM has collected them. Without it the rows of every
+    load and report of a session stay in the driver's memory."""
+    for view in spark.sql("SHOW VIEWS").collect():  # (catalog.listTables fails in Spark 4.1)
+        if view.isTemporary:
+            spark.catalog.dropTempView(view.viewName)
+    spark.sparkContext._jvm.System.gc()
 
 
 def evaluation_tables(spark, duck: duckdb.DuckDBPyConnection, experiments: list[tuple[int, Path]]) -> SparkTables:
