@@ -177,11 +177,15 @@ class Compiler:
         self.expected: list = [None]  # the class of the function whose body is compiled (None: no class)
         self.names: dict[str, str] = {}  # the parameters of the property being compiled, by lower-case name
         self.shared: set[int] = set()  # the ids of the functions and templates of other specifications
+        # what those ids and own_nodes' name, alive as long as the compiler: an object that
+        # died (a shared function replaced) would leave its id to a new one
+        self.alive: list = []
         self.readings: list[Reading] = []  # where this specification is read leniently
         for shared_path, shared_text in [(PRELUDE, PRELUDE.read_text()), *shared]:
             self._share(shared_path, shared_text)
         tree = parse(text, path)
         self.own_nodes = {id(node) for node in tree.iter_subtrees()}  # a reading elsewhere is its file's
+        self.alive.append(tree)
         self._collect(leniently(tree, self.model.parameters, self.reading, self.error))
 
     # -- errors -------------------------------------------------------------------------
@@ -210,10 +214,12 @@ class Compiler:
                 definition = _definition(item)
                 self._define(definition)
                 self.shared.add(id(definition))
+                self.alive.append(definition)
             elif item.data == "template":
                 template = self._property(item)
                 self.templates[template.name.lower()] = template
                 self.shared.add(id(template))
+                self.alive.append(template)
         self.text = own
 
     def _define(self, definition: Definition) -> None:
