@@ -2,7 +2,7 @@
 
     python bench/bench_load.py                       # 1M, 10M and 30M synthetic events
     python bench/bench_load.py --events 1000000      # one size
-    python bench/bench_load.py --real ../shared/traces/large/minife-16-large.tar.xz
+    python bench/bench_load.py --real ../shared/traces/large/minife-16-large.tar.xz   # that trace only
 
 For every trace it prints: the time of ``otf2-print`` on it (the OTF2 library's own
 decoder, Debian package ``otf2-tools``: the yardstick of issue 16, where load + report
@@ -155,17 +155,23 @@ def otf2_print_seconds(anchor: Path) -> float | None:
 RUN_SCOUT = Path(os.environ.get("RUN_SCOUT", HERE.parents[1] / "shared" / "tools" / "run_scout.sh"))
 
 
-def scout_seconds(anchor: Path, workdir: Path) -> float | None:
+def scout_seconds(anchor: Path, workdir: Path) -> tuple[float | None, str]:
     """Wall-clock seconds of Scalasca 2.6's ``scout`` (its full analysis: wait states, root
     causes, critical path; mpirun included) on the trace, as installed at SCALASCA_PREFIX
-    (``build_scout.sh``); None without SCALASCA_PREFIX or RUN_SCOUT."""
+    (``build_scout.sh``), and what it did: ``"ran"``, ``"not measured ..."`` (no
+    SCALASCA_PREFIX or RUN_SCOUT: seconds None) or ``"failed ..."`` with its exit code and
+    last line of output (seconds until it stopped)."""
     if not os.environ.get("SCALASCA_PREFIX") or not RUN_SCOUT.is_file():
-        return None
+        return None, "not measured (set SCALASCA_PREFIX to build_scout.sh's install)"
     out = workdir / f"scout-{anchor.parent.name}"
     shutil.rmtree(out, ignore_errors=True)
     started = time.perf_counter()
-    subprocess.run(["bash", str(RUN_SCOUT), str(anchor), str(out)], capture_output=True, check=True)
-    return time.perf_counter() - started
+    done = subprocess.run(["bash", str(RUN_SCOUT), str(anchor), str(out)], capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if done.returncode == 0:
+        return seconds, "ran"
+    said = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
+    return seconds, f"failed after {seconds:.1f} s (exit {done.returncode}: {said})"
 
 
 def commands_seconds(anchor: Path, db: Path) -> float:
@@ -293,10 +299,11 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool, skip_views: bool) 
             f"load + report       : {total:8.2f} s = {total / yardstick:.2f} x otf2-print (issue 16: <= 2.5 x)",
             flush=True,
         )
-    scout = scout_seconds(anchor, workdir)
+    scout, scout_outcome = scout_seconds(anchor, workdir)
     commands = commands_seconds(anchor, workdir / f"{label}-commands.cosydb")
-    if scout is None:
-        print("scout               : not measured (set SCALASCA_PREFIX to build_scout.sh's install)")
+    if scout_outcome != "ran":
+        print(f"scout               : {scout_outcome}", flush=True)
+        scout = None
     else:
         print(
             f"scout (Scalasca 2.6): {scout:8.2f} s wall\n"
@@ -309,6 +316,7 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool, skip_views: bool) 
         events=events,
         commands_s=commands,
         scout_s=scout,
+        scout_outcome=scout_outcome,
         load_s=load["seconds"],
         load_rate=rate,
         report_s=result["seconds"],
@@ -330,7 +338,10 @@ def summary(rows: list[dict]) -> None:
     for r in rows:
         yardstick = "-" if r["otf2_print_s"] is None else f"{r['otf2_print_s']:.2f}"
         ratio = "-" if r["ratio"] is None else f"{r['ratio']:.2f}"
-        scout = "-" if r["scout_s"] is None else f"{r['scout_s']:.2f}"
+        if r["scout_s"] is not None:
+            scout = f"{r['scout_s']:.2f}"
+        else:
+            scout = "-" if r["scout_outcome"].startswith("not") else "failed"
         versus = "-" if r["scout_s"] is None else f"{r['commands_s'] / r['scout_s']:.2f}"
         print(
             f"{r['trace']:28} {r['events']:11,} {r['load_s']:8.2f} {r['load_rate']:10,.0f} {r['report_s']:9.2f} "
@@ -350,7 +361,12 @@ def summary(rows: list[dict]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--events", type=int, nargs="*", default=[1_000_000, 10_000_000, 30_000_000])
+    parser.add_argument(
+        "--events",
+        type=int,
+        nargs="*",
+        help="synthetic trace sizes (default 1M, 10M and 30M events; none when --real is given)",
+    )
     parser.add_argument("--ranks", type=int, default=16)
     parser.add_argument(
         "--real",
@@ -364,6 +380,8 @@ def main() -> None:
     parser.add_argument("--skip-views", action="store_true", help="do not time each enhancement view alone")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
+    if args.events is None:
+        args.events = [] if args.real else [1_000_000, 10_000_000, 30_000_000]
     rows = []
     for events in args.events:
         rows.append(
