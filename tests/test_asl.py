@@ -12,7 +12,7 @@ from test_properties_asl import END, barrier_run, cache_run, communication_run, 
 from test_wrong_order_forms import isend_waitall_run, one_waitall_run, sendrecv_and_test_run
 
 from cosydb import catalog, database, evaluator
-from cosydb.asl.compiler import check, checked
+from cosydb.asl.compiler import check, checked, compile_text
 from cosydb.asl.parser import AslError, parse
 from cosydb.loading import load
 
@@ -291,6 +291,24 @@ def test_a_file_uses_the_definitions_of_the_prelude_and_of_files_before_it(tmp_p
     assert catalog.load([mpi, mine])["CommShare"].body != entries["CommShare"].body
     assert cosydb("asl", "check", mpi, mine).returncode == 0
     assert cosydb("asl", "check", mine).returncode == 1
+
+
+def test_a_template_of_an_earlier_file_compiles_as_in_one_file(tmp_path):
+    """mpi.asl's Cost template instantiated by a later file gives the entry the same text in
+    one file gives: what the compiler reads of the template's text (its severity's unit: a
+    share of Duration is in seconds) is read from the template's own file, not from the
+    later file at the template's positions."""
+    mpi = catalog.asl_specification("mpi")
+    instance = (
+        "float MyCostFunc(Region r, Experiment e) = Summary(r,e).SyncTime;\nPROPERTY Cost<MyCostFunc> MySyncCost;\n"
+    )
+    mine, together = tmp_path / "mine.asl", tmp_path / "together.asl"
+    mine.write_text("// a file of its own: its text at the template's positions is this comment\n" * 40 + instance)
+    together.write_text(mpi.read_text() + instance)
+    (alone,), _ = compile_text(mine, mine.read_text(), [(mpi, mpi.read_text())])
+    (in_one,) = [e for e in compile_text(together, together.read_text())[0] if e.name == "MySyncCost"]
+    assert alone.unit == in_one.unit == "s"
+    assert vars(alone) | {"line": 0} == vars(in_one) | {"line": 0}
 
 
 def test_a_reading_is_said_by_the_file_it_is_in(tmp_path):

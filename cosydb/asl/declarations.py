@@ -62,12 +62,18 @@ class Specification:
         # what those ids and the problems' own nodes name, alive as long as the specification:
         # an object that died (a shared function replaced) would leave its id to a new one
         self.alive: list = []
+        self.texts: dict[int, str] = {}  # id of a node of another specification -> its file's text
         for shared_path, shared_text in [(PRELUDE, PRELUDE.read_text()), *shared]:
             self._share(shared_path, shared_text)
         tree = parse(text, path)
         self.problems = Problems(str(path), {id(node) for node in tree.iter_subtrees()})
         self.alive.append(tree)
         self._collect(leniently(tree, self.model.parameters, self.problems.reading, self.problems.error))
+
+    def source(self, node) -> str:
+        """The text of ``node`` in the file it was read from (a shared template's or function's
+        node is at its position in its own file's text, not in this one's)."""
+        return source(self.texts.get(id(node), self.text), node)
 
     def own(self, item) -> bool:
         """Whether a function or template is this specification's (not a shared one)."""
@@ -77,7 +83,10 @@ class Specification:
         """Take the functions and templates of another specification (the prelude, a file read
         before this one); its properties are its own. A function replaces an earlier one of
         the same name and number of parameters."""
-        for item in leniently(parse(text, path), self.model.parameters, _unsaid, _unsaid).children:  # its own check's
+        tree = leniently(parse(text, path), self.model.parameters, _unsaid, _unsaid)  # its own check's
+        self.alive.append(tree)
+        self.texts.update((id(node), text) for node in tree.iter_subtrees())
+        for item in tree.children:
             if item.data == "definition":
                 shared = definition(item)
                 self._define(shared)

@@ -9,7 +9,7 @@ import re
 import lark
 
 from . import metaproperties, patterns
-from .declarations import Definition, Specification, params, source
+from .declarations import Definition, Specification, params
 from .model import PRIMITIVES, SetOf
 from .objects import Objects
 from .query import Query
@@ -174,7 +174,7 @@ class Expressions:
             parts.append(self.boolean(child, env))
             narrowed = _typeof_test(child)
             if narrowed is not None and self.model.cls(narrowed[1]) is not None:
-                env = {**env, ("narrow", source(self.spec.text, narrowed[0]).lower()): self.model.cls(narrowed[1]).name}
+                env = {**env, ("narrow", self.spec.source(narrowed[0]).lower()): self.model.cls(narrowed[1]).name}
         return parts
 
     def _neg(self, node, env) -> Val:
@@ -245,7 +245,7 @@ class Expressions:
         if base.kind not in ("row", "object", "unique"):
             return self.error(node, f"{describe(base)} has no attribute '{name}'")
         cls = base.cls if base.kind != "unique" else base.src.element
-        narrowed = env.get(("narrow", source(self.spec.text, node.children[0]).lower()))
+        narrowed = env.get(("narrow", self.spec.source(node.children[0]).lower()))
         if narrowed is not None and self.model.is_subclass(narrowed, cls):
             base, cls = self.objects.read_as(base, narrowed), narrowed
         return self.objects.attribute(base, cls, node, self.expected[-1])

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import lark
 
 from . import metaproperties
-from .declarations import PropertyDef, Specification, definition, source
+from .declarations import PropertyDef, Specification, definition
 from .entries import jinja
 from .expressions import Expressions
 from .model import PRIMITIVES, DataModel, SetOf
@@ -124,7 +124,7 @@ class _PropertyQuery:
         common = None
         for cond in conditions.children:
             texts = {
-                source(self.spec.text, c): c
+                self.spec.source(c): c
                 for c in _conjuncts(cond.children[-1])
                 if _is_context_guard(c, contexts, self.model)
             }
@@ -261,7 +261,7 @@ class _PropertyQuery:
                 numerator = expr.children[0] if len(expr.children) == 3 else lark.Tree("product", expr.children[:-2])
                 value = self.expressions.numeric(numerator, env)
                 denominator = self.expressions.numeric(expr.children[-1], env)
-                unit = "s" if "duration(" in source(self.spec.text, expr.children[-1]).lower() else "count"
+                unit = "s" if "duration(" in self.spec.source(expr.children[-1]).lower() else "count"
             if guard in result:
                 previous = result[guard]
                 compiled = f"greatest({previous[0]}, {compiled})"
