@@ -26,7 +26,10 @@ through untranslated, cosydb rewrites on sqlglot's syntax tree first:
   numbers rows only in an order).
 - a subquery reading a query two or more levels out (Spark resolves one): decorrelated, the
   subquery lifted into a derived table of the outer table it reads, or the outer column
-  carried in as a column of a table of the query around it (``_decorrelated``).
+  carried in as a column of a table of the query around it (``_decorrelated``); an
+  aggregate of a correlated subquery that reads an outer column or holds a correlated
+  subquery (Spark refuses the one, fails at run time on the other): the column carried into
+  the subquery's table, the subquery lifted (``_aggregate_decorrelated``).
 
 A construct with no translation (``UNION ... BY NAME``, a window frame ``EXCLUDE``, ...) is
 an error naming the file and the construct.
@@ -183,7 +186,11 @@ def _decorrelated(tree: exp.Expression, where) -> None:
       ``S.cosydb_outer_n`` (repeated as long as ``T`` is still further out).
 
     Both keep the rows: the value depends on the outer row only. A subquery that neither
-    applies to (the query around it reads no table) is an error naming the column."""
+    applies to (the query around it reads no table) is an error naming the column.
+
+    Then the arguments of a correlated subquery's aggregates (``_aggregate_decorrelated``),
+    which Spark reads from its own rows only: a subquery in them lifted into a derived table
+    of the table it reads, an outer column carried into a table of the subquery."""
     helpers = iter(range(1, 1_000_000))
     for _ in range(10_000):
         try:
@@ -195,6 +202,8 @@ def _decorrelated(tree: exp.Expression, where) -> None:
             None,
         )
         if found is None:
+            if any(_aggregate_decorrelated(scope, helpers) for scope in scopes):  # one, then scoped again
+                continue
             return
         scope, column, far = found
         if not _lifted(scope, far, helpers) and not _carried(scope, column, helpers):
@@ -204,6 +213,69 @@ def _decorrelated(tree: exp.Expression, where) -> None:
                 " (Spark resolves an outer column one level out)",
             )
     raise CosyError(where, "cannot run on spark: its subqueries nest too deep to decorrelate")
+
+
+def _aggregate_decorrelated(scope, helpers) -> bool:
+    """Rewrite in place an aggregate of the query of ``scope`` whose argument Spark cannot
+    compute where the query reads an outer row (False when there is none):
+
+    - a correlated subquery in the argument of an aggregate of a correlated subquery
+      (``(SELECT max((SELECT ... WHERE s.k = o.k)) FROM o WHERE o.j = T.j)``: Spark plans
+      it, then fails at run time with ``Cannot evaluate expression: outer(k)``) is lifted
+      into a derived table of the one table it reads, ``o`` (``_lifted``);
+    - an outer column beside columns of the query's own tables in an aggregate's argument
+      (``(SELECT sum(s.x - T.y) FROM s WHERE ...)``: Spark refuses an aggregate that mixes
+      outer and local references) is carried into the table of the query it reads with
+      them, ``s``: ``(SELECT s.*, T.y AS cosydb_outer_n FROM s) AS s`` and the column
+      ``s.cosydb_outer_n``.
+
+    Both keep the rows: a lifted subquery's value depends on its table's row only, a carried
+    column's on the outer row only."""
+    select = scope.expression
+    if not isinstance(select, exp.Select):
+        return False
+    aggregates = [
+        a
+        for a in select.find_all(exp.AggFunc)
+        if a.find_ancestor(exp.Select) is select and not a.find_ancestor(exp.Window)
+    ]
+    if not aggregates:
+        return False
+    if scope.scope_type == ScopeType.SUBQUERY and scope.external_columns:
+        for child in scope.subquery_scopes:
+            around = child.expression.parent.find_ancestor(exp.AggFunc)
+            inside = any(around is a for a in aggregates)
+            if child.external_columns and inside and _lifted(child, scope, helpers):
+                return True
+    for aggregate in aggregates:
+        columns = [
+            c
+            for c in aggregate.find_all(exp.Column)
+            if c.find_ancestor(exp.Select) is select and not isinstance(c.this, exp.Star)
+        ]
+        outer = [
+            c
+            for c in columns
+            if c.table
+            and not c.args.get("db")
+            and c.table not in scope.selected_sources
+            and _owner(scope, c.table) is not None
+        ]
+        local = [c for c in columns if not c.table or c.table in scope.selected_sources]
+        if not outer or not local:
+            continue
+        if select.args.get("from_") is None:
+            continue
+        tables = [c.table for c in local if c.table] or [select.args["from_"].this.alias_or_name]
+        source = next((s for s in (_source(scope, t) for t in tables) if s is not None), None)
+        if source is None:
+            continue
+        table = source.alias_or_name
+        for column in outer:  # the source as it now stands (a helper wraps it in a derived table)
+            name = _helper_column(select, _source(scope, table), column.copy(), helpers)
+            column.replace(exp.column(name, table=table))
+        return True
+    return False
 
 
 def _visible(scope) -> set:
@@ -223,9 +295,7 @@ def _far_columns(scope):
     for column in scope.external_columns:
         if not column.table or column.args.get("db") or column.table in visible:
             continue
-        further = scope.parent
-        while further is not None and column.table not in further.sources:
-            further = further.parent
+        further = _owner(scope, column.table)
         if further is not None:
             yield column, further
 

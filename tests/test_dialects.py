@@ -523,9 +523,7 @@ def test_compiled_asl_properties_on_spark_equal_duckdb(spark_session, real_db, t
 #: The compiled properties whose subqueries read a query two or more levels out (compiled ASL
 #: nests its patterns' objects, quantifiers and attributes so), decorrelated for Spark
 #: (cosydb.dialects._decorrelated): language, names, and inputs where they hold on some rows.
-#: (The mpi ones on Spark: test_nested_asl_properties_on_spark_equal_duckdb; the openmp and
-#: hpf ones read the summary input, which Spark does not join to the call paths of a database
-#: another engine loaded: a path's hash is each engine's own.)
+#: (On Spark: test_nested_asl_properties_on_spark_equal_duckdb.)
 NESTED = {
     "late_sender": ("mpi", ["LateSenderPattern", "MessagesInWrongOrder"]),  # scorep-late_sender
     "wrong_order": ("mpi", ["MessagesInWrongOrder"]),  # test_wrong_order_forms.py's Sendrecv and Test
@@ -556,6 +554,99 @@ def _nested_input(case: str, real_db, scratch: Path) -> tuple[Path, str | None]:
     if case == "hpf":
         return loaded(scratch, ("par", hpf_variant()), ("seq", hpf_doc(processors=1, main=25.0, forall=12.0))), "seq"
     return loaded(scratch, ("par", {"openmp": openmp_variant, "openmp_variables": variables_doc}[case]())), None
+
+
+#: Aggregates that Spark cannot compute where a correlated subquery reads an outer row: an
+#: outer column beside the subquery's own in an aggregate (Spark refuses it:
+#: AGGREGATE_FUNCTION_MIXED_OUTER_LOCAL_REFERENCES), a correlated subquery in an aggregate of
+#: a correlated subquery (Spark fails at run time: "Cannot evaluate expression: outer(k)"),
+#: and an outer column that a subquery read two levels out becomes once lifted (hpf.asl's
+#: uneven_work_distribution and forall_synchronization_costs are of these forms).
+CORRELATED_AGGREGATES = {
+    "outer column": "select r.k, (select sum(power(s.x - r.y, 2)) from st as s where s.k = r.k) as v from rt as r",
+    "outer columns of a lateral join": (
+        "select r.k, (select case when count(*) = 0 then 0 else sum(s.x * n.c - r.y) end from st as s"
+        " where s.k = r.k) as v from rt as r"
+        " cross join lateral (select count(*) as c from ot as o where o.k = r.k) as n"
+    ),
+    "subquery": (
+        "select r.k, (select max((select max(s.x) from st as s where s.k = o.j)) from ot as o where o.k = r.k) as v"
+        " from rt as r"
+    ),
+    "exists": (
+        "select r.k, (select bool_or(exists (select 1 from st as s where s.k = o.j and s.x > 0)) from ot as o"
+        " where o.k = r.k) as v from rt as r"
+    ),
+    "lifted, then carried": (
+        "select r.k, (select sum(s.x - (select max(o.j) from ot as o where o.k = r.k)) from st as s where s.k = r.k)"
+        " as v from rt as r"
+    ),
+}
+
+
+def _correlated_aggregates_sql(form: str) -> str:
+    """A query of CORRELATED_AGGREGATES over random rows with NULLs and keys without partner."""
+    generator = random.Random(form)
+
+    def values(rows: int, value: int) -> str:
+        return ", ".join(
+            f"({generator.choice([None, *range(8)])}, {generator.choice([None, *range(-value, value)])})"
+            for _ in range(rows)
+        ).replace("None", "null")
+
+    tables = f"""with rt as (select * from (values (null, 1), (99, 2), {values(12, 5)}) as t(k, y)),
+        ot as (select * from (values {values(20, 8)}) as t(k, j)),
+        st as (select * from (values {values(30, 9)}) as t(k, x)) """
+    return tables + CORRELATED_AGGREGATES[form]
+
+
+def _aggregates_reading_outer_rows(sql: str) -> list[str]:
+    """The aggregates of correlated subqueries of ``sql`` that read an outer column beside
+    their own or hold a subquery."""
+    from sqlglot.optimizer.scope import traverse_scope
+
+    found = []
+    for scope in traverse_scope(sqlglot.parse_one(sql, read="duckdb")):
+        if not scope.external_columns:
+            continue
+        for aggregate in scope.expression.find_all(sqlglot.exp.AggFunc):
+            if aggregate.find_ancestor(sqlglot.exp.Select) is not scope.expression:
+                continue
+            outer = [
+                c
+                for c in aggregate.find_all(sqlglot.exp.Column)
+                if c.find_ancestor(sqlglot.exp.Select) is scope.expression and c.table not in scope.selected_sources
+            ]
+            if outer or aggregate.find(sqlglot.exp.Subquery, sqlglot.exp.Exists):
+                found.append(aggregate.sql())
+    return found
+
+
+def _sorted_rows(rows) -> list:
+    """``rows`` (DuckDB's or Spark's) with their numbers as floats, sorted."""
+    return sorted((tuple(None if v is None else float(v) for v in row) for row in rows), key=repr)
+
+
+@pytest.mark.parametrize("form", sorted(CORRELATED_AGGREGATES))
+def test_aggregates_of_correlated_subqueries_decorrelated_give_duckdbs_rows(form):
+    """An aggregate of a correlated subquery reads its own rows only once decorrelated (a
+    subquery in it lifted into a derived table of the table it reads, an outer column carried
+    into the subquery's table) and gives DuckDB's rows as written."""
+    sql = _correlated_aggregates_sql(form)
+    decorrelated = dialects.decorrelated(sql, "test")
+    assert _aggregates_reading_outer_rows(sql) and not _aggregates_reading_outer_rows(decorrelated)
+    expected = _sorted_rows(duckdb.sql(sql).fetchall())
+    assert len({row[1] for row in expected}) > 2  # values that differ row to row
+    assert _sorted_rows(duckdb.sql(decorrelated).fetchall()) == expected
+
+
+@pytest.mark.spark
+def test_aggregates_of_correlated_subqueries_on_spark_are_duckdbs(spark_session):
+    """Spark computes the aggregates of CORRELATED_AGGREGATES translated (decorrelated), as DuckDB."""
+    for form in sorted(CORRELATED_AGGREGATES):
+        sql = _correlated_aggregates_sql(form)
+        translated = dialects.translate(sql, "spark", "test")
+        assert _sorted_rows(spark_session.sql(translated).collect()) == _sorted_rows(duckdb.sql(sql).fetchall()), form
 
 
 class _Decorrelated(evaluator.DuckDBTables):
@@ -595,12 +686,13 @@ def test_nested_asl_properties_decorrelated_give_duckdbs_rows(real_db, tmp_path,
 
 
 @pytest.mark.spark
-@pytest.mark.parametrize("case", ["late_sender", "openmp", "openmp_variables", "wrong_order"])
+@pytest.mark.parametrize("case", ["hpf", "late_sender", "openmp", "openmp_variables", "wrong_order"])
 def test_nested_asl_properties_on_spark_equal_duckdb(spark_session, real_db, tmp_path, case):
     """The compiled properties that Spark runs only decorrelated (the late sender and wrong
     order PATTERNs of mpi.asl, openmp.asl's irregular synchronisation and properties of a
-    variable over ASL summary input) give on Spark the rows of DuckDB, on inputs where they
-    hold. (hpf.asl's do not run on Spark yet: docs/asl.md.)"""
+    variable over ASL summary input, hpf.asl's over HPF summary input with a baseline, whose
+    correlated subqueries' aggregates read outer rows: CORRELATED_AGGREGATES) give on Spark
+    the rows of DuckDB, on inputs where they hold."""
     from cosydb.report import run
 
     language, names = NESTED[case]
