@@ -57,12 +57,9 @@ class DuckDBTables:
     def __init__(self, con: duckdb.DuckDBPyConnection):
         self.con = con
 
-    def create(
-        self, name: str, sql: str, params: dict, where, engine_sql: str | None = None, read_once: bool = False
-    ) -> None:
+    def create(self, name: str, sql: str, params: dict, where, engine_sql: str | None = None) -> None:
         """Temporary table ``name`` holding the rows of ``sql`` (``$p_`` parameters: ``params``);
-        ``engine_sql``: the same rendered for this engine (DuckDB: ``sql`` itself);
-        ``read_once``: its rows are read once more at most (an engine may compute them then)."""
+        ``engine_sql``: the same rendered for this engine (DuckDB: ``sql`` itself)."""
         try:
             self.con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS\n{sql}", params)
         except duckdb.Error as error:
@@ -348,7 +345,6 @@ def evaluate(
             {k: v for k, v in bound.items() if k in used},
             prop.path,
             item.engine_sql,
-            read_once=prop.kind == "property" and readers[prop.name] == 0,  # by the results alone
         )
         actual = tables_on.columns(_rows(prop.name))
         _check_columns(prop, actual, RESULT_COLUMNS if prop.kind == "property" else prop.columns)

@@ -320,19 +320,14 @@ class SparkTables:
     def __init__(self, spark, duck: duckdb.DuckDBPyConnection, macros: dict):
         self.spark, self.duck, self.macros = spark, duck, macros
 
-    def create(
-        self, name: str, sql: str, params: dict, where, engine_sql: str | None = None, read_once: bool = False
-    ) -> None:
+    def create(self, name: str, sql: str, params: dict, where, engine_sql: str | None = None) -> None:
         columns = self._bound(sql, params, where)
         definition = ", ".join(f'"{c}" {t}' for c, t in columns.items())
         self.duck.execute(f"CREATE OR REPLACE TEMP TABLE {name} ({definition})")
         self.spark.sparkContext.setJobDescription(f"cosydb report {name}")
         try:
             frame = _cast(query(self.spark, engine_sql or sql, where, self.macros, name, params), columns)
-            if read_once:  # computed where it is read, in that query's execution
-                frame.createOrReplaceTempView(name)
-            else:
-                kept(frame, name)
+            kept(frame, name)
         except Exception as error:
             raise _failed(error, where) from None
 

@@ -652,8 +652,8 @@ def test_aggregates_of_correlated_subqueries_on_spark_are_duckdbs(spark_session)
 class _Decorrelated(evaluator.DuckDBTables):
     """DuckDB running each entry's SQL decorrelated as for Spark (dialects.decorrelated)."""
 
-    def create(self, name, sql, params, where, engine_sql=None, read_once=False):
-        super().create(name, dialects.decorrelated(sql, where), params, where, None, read_once)
+    def create(self, name, sql, params, where, engine_sql=None):
+        super().create(name, dialects.decorrelated(sql, where), params, where, None)
 
 
 @pytest.mark.parametrize("case", sorted(NESTED))
