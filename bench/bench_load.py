@@ -3,6 +3,7 @@
     python bench/bench_load.py                       # 1M, 10M and 30M synthetic events
     python bench/bench_load.py --events 1000000      # one size
     python bench/bench_load.py --real ../shared/traces/large/minife-16-large.tar.xz   # that trace only
+    python bench/bench_load.py --events 10000000 100000000 --ranks 1024 --skip-bare --skip-views --skip-entries
 
 For every trace it prints: the time of ``otf2-print`` on it (the OTF2 library's own
 decoder, Debian package ``otf2-tools``: the yardstick of issue 16, where load + report
@@ -15,7 +16,8 @@ over the whole property catalog, and the wall time of ``cosydb report
 results; issue 42: <= 1 s at 10M events), and, side by side, the wall time of the commands
 ``cosydb load`` + ``cosydb report --fresh`` and of Scalasca 2.6's ``scout`` on the same
 trace (issue 42: <= 1.0 x; scout from SCALASCA_PREFIX, run by RUN_SCOUT, else not
-measured). Every measurement runs in a fresh
+measured; stopped after --scout-timeout seconds, with its peak RSS either way), and the
+load's events/s at each synthetic size against the next smaller one. Every measurement runs in a fresh
 process so peak RSS is the measured step's own. Traces and databases are
 kept in --workdir and reused (delete it to regenerate).
 """
@@ -27,9 +29,11 @@ import json
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 from pathlib import Path
 
@@ -155,23 +159,45 @@ def otf2_print_seconds(anchor: Path) -> float | None:
 RUN_SCOUT = Path(os.environ.get("RUN_SCOUT", HERE.parents[1] / "shared" / "tools" / "run_scout.sh"))
 
 
-def scout_seconds(anchor: Path, workdir: Path) -> tuple[float | None, str]:
+def scout_seconds(anchor: Path, workdir: Path, timeout: float) -> tuple[float | None, str, float]:
     """Wall-clock seconds of Scalasca 2.6's ``scout`` (its full analysis: wait states, root
     causes, critical path; mpirun included) on the trace, as installed at SCALASCA_PREFIX
-    (``build_scout.sh``), and what it did: ``"ran"``, ``"not measured ..."`` (no
-    SCALASCA_PREFIX or RUN_SCOUT: seconds None) or ``"failed ..."`` with its exit code and
-    last line of output (seconds until it stopped)."""
+    (``build_scout.sh``), what it did and the peak RSS (MiB) of all its processes (sampled):
+    ``"ran"``, ``"not measured ..."`` (no SCALASCA_PREFIX or RUN_SCOUT: seconds None),
+    ``"failed ..."`` with its exit code and last line of output, or ``"stopped ..."`` after
+    ``timeout`` seconds with the scout processes it had started by then."""
     if not os.environ.get("SCALASCA_PREFIX") or not RUN_SCOUT.is_file():
-        return None, "not measured (set SCALASCA_PREFIX to build_scout.sh's install)"
+        return None, "not measured (set SCALASCA_PREFIX to build_scout.sh's install)", 0.0
     out = workdir / f"scout-{anchor.parent.name}"
     shutil.rmtree(out, ignore_errors=True)
     started = time.perf_counter()
-    done = subprocess.run(["bash", str(RUN_SCOUT), str(anchor), str(out)], capture_output=True, text=True)
-    seconds = time.perf_counter() - started
-    if done.returncode == 0:
-        return seconds, "ran"
-    said = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
-    return seconds, f"failed after {seconds:.1f} s (exit {done.returncode}: {said})"
+    with tempfile.TemporaryFile("w+") as stderr:
+        with subprocess.Popen(
+            ["bash", str(RUN_SCOUT), str(anchor), str(out)],
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            start_new_session=True,  # its mpirun and every scout process are stopped together
+        ) as proc:
+            peak = scouts = 0
+            while proc.poll() is None and time.perf_counter() - started < timeout:
+                peak = max(peak, _tree_rss_bytes(proc.pid))
+                scouts = max(scouts, _tree_count(proc.pid, "scout"))
+                time.sleep(0.2)
+            seconds = time.perf_counter() - started
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+                return (
+                    seconds,
+                    f"stopped after {seconds:.0f} s (--scout-timeout), {scouts} scout processes running, "
+                    f"peak RSS {peak / 2**20:,.0f} MiB",
+                    peak / 2**20,
+                )
+        stderr.seek(0)
+        said = (stderr.read().strip() or "no output").splitlines()[-1]
+    if proc.returncode == 0:
+        return seconds, "ran", peak / 2**20
+    return seconds, f"failed after {seconds:.1f} s (exit {proc.returncode}: {said})", peak / 2**20
 
 
 def commands_seconds(anchor: Path, db: Path) -> float:
@@ -184,19 +210,40 @@ def commands_seconds(anchor: Path, db: Path) -> float:
     return time.perf_counter() - started
 
 
-def _tree_rss_bytes(pid: int) -> int:
-    """Resident memory of a process and all its descendants, from /proc (Linux)."""
-    total, todo = 0, [pid]
-    page = os.sysconf("SC_PAGE_SIZE")
+def _tree(pid: int) -> list[int]:
+    """A process and all its descendants, from /proc (Linux)."""
+    found, todo = [], [pid]
     while todo:
         p = todo.pop()
         try:
-            total += int(Path(f"/proc/{p}/statm").read_text().split()[1]) * page
             for task in Path(f"/proc/{p}/task").iterdir():
                 todo += [int(c) for c in (task / "children").read_text().split()]
+            found.append(p)
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return found
+
+
+def _tree_rss_bytes(pid: int) -> int:
+    """Resident memory of a process and all its descendants."""
+    total, page = 0, os.sysconf("SC_PAGE_SIZE")
+    for p in _tree(pid):
+        try:
+            total += int(Path(f"/proc/{p}/statm").read_text().split()[1]) * page
         except (FileNotFoundError, ProcessLookupError):
             pass
     return total
+
+
+def _tree_count(pid: int, prefix: str) -> int:
+    """How many of a process and its descendants run a program whose name starts with ``prefix``."""
+    count = 0
+    for p in _tree(pid):
+        try:
+            count += Path(f"/proc/{p}/comm").read_text().startswith(prefix)
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return count
 
 
 def _child(*args, script: str = __file__) -> dict:
@@ -220,7 +267,7 @@ def synthetic(workdir: Path, events: int, ranks: int) -> Path:
     sys.path.insert(0, str(HERE))
     from synthetic_trace import write_trace
 
-    directory = workdir / f"synthetic-{events}"
+    directory = workdir / f"synthetic-{events}-{ranks}ranks"
     anchor = directory / "traces.otf2"
     if not anchor.exists():
         shutil.rmtree(directory, ignore_errors=True)
@@ -239,7 +286,7 @@ def unpacked(workdir: Path, archive: Path) -> Path:
 
 
 # -- report -------------------------------------------------------------------
-def bench_trace(anchor: Path, workdir: Path, skip_bare: bool, skip_views: bool) -> dict:
+def bench_trace(anchor: Path, workdir: Path, args: argparse.Namespace) -> dict:
     label = anchor.parent.name
     print(f"\n== {label} ({anchor})", flush=True)
     db = workdir / f"{label}.cosydb"
@@ -247,7 +294,7 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool, skip_views: bool) 
     load = _child("load", str(anchor), str(db))
     events = load["events"]
     rate = events / load["seconds"]
-    if not skip_bare:
+    if not args.skip_bare:
         bare = _child("bare", str(anchor))
         assert bare["events"] == events, (bare["events"], events)
         bare_rate = events / bare["seconds"]
@@ -260,7 +307,7 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool, skip_views: bool) 
         f"peak RSS {load['tree_rss_mib']:.0f} MiB (all processes, sampled every 20 ms; "
         f"main {load['rss_mib']:.0f} MiB, largest worker {load['child_rss_mib']:.0f} MiB)"
     )
-    if not skip_bare:
+    if not args.skip_bare:
         print(f"ratio load / bare   : {rate / bare_rate:8.2f} x")
     phases = load["phase_seconds"]
     print(
@@ -272,7 +319,7 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool, skip_views: bool) 
         "derived tables      : " + ", ".join(f"{k[7:]} {v:.2f} s" for k, v in phases.items() if k.startswith("derive:"))
     )
     print(f"{'view':22} {'seconds':>8} {'rows':>12} {'peak RSS MiB':>13}")
-    for name in () if skip_views else (*VIEWS, *MACRO_CALLS):
+    for name in () if args.skip_views else (*VIEWS, *MACRO_CALLS):
         result = _child("view", str(db), name)
         print(f"{name:22} {result['seconds']:8.2f} {result['rows']:12,} {result['rss_mib']:13.0f}", flush=True)
     result = _child("report", str(db))
@@ -283,12 +330,13 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool, skip_views: bool) 
     )
     again = report_again_seconds(db)
     print(f"cosydb report again (--threshold 0.01, the stored results read): {again:.2f} s wall", flush=True)
-    entries = _child("entries", str(db))["seconds"]
-    top = sorted(entries.items(), key=lambda kv: -kv[1])[:8]
-    print(
-        f"report's costliest entries ({sum(entries.values()):.2f} s in all): "
-        + ", ".join(f"{name} {s:.2f} s" for name, s in top)
-    )
+    if not args.skip_entries:
+        entries = _child("entries", str(db))["seconds"]
+        top = sorted(entries.items(), key=lambda kv: -kv[1])[:8]
+        print(
+            f"report's costliest entries ({sum(entries.values()):.2f} s in all): "
+            + ", ".join(f"{name} {s:.2f} s" for name, s in top)
+        )
     yardstick = otf2_print_seconds(anchor)
     total = load["seconds"] + result["seconds"]
     if yardstick is None:
@@ -299,14 +347,14 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool, skip_views: bool) 
             f"load + report       : {total:8.2f} s = {total / yardstick:.2f} x otf2-print (issue 16: <= 2.5 x)",
             flush=True,
         )
-    scout, scout_outcome = scout_seconds(anchor, workdir)
+    scout, scout_outcome, scout_rss = scout_seconds(anchor, workdir, args.scout_timeout)
     commands = commands_seconds(anchor, workdir / f"{label}-commands.cosydb")
     if scout_outcome != "ran":
         print(f"scout               : {scout_outcome}", flush=True)
         scout = None
     else:
         print(
-            f"scout (Scalasca 2.6): {scout:8.2f} s wall\n"
+            f"scout (Scalasca 2.6): {scout:8.2f} s wall, peak RSS {scout_rss:,.0f} MiB (all its processes)\n"
             f"cosydb load + report: {commands:8.2f} s wall (the commands) = {commands / scout:.2f} x scout "
             "(issue 42: <= 1.0)",
             flush=True,
@@ -317,6 +365,7 @@ def bench_trace(anchor: Path, workdir: Path, skip_bare: bool, skip_views: bool) 
         commands_s=commands,
         scout_s=scout,
         scout_outcome=scout_outcome,
+        scout_rss_mib=scout_rss,
         load_s=load["seconds"],
         load_rate=rate,
         report_s=result["seconds"],
@@ -355,8 +404,14 @@ def summary(rows: list[dict]) -> None:
         kept = larger["load_rate"] >= smaller["load_rate"]
         print(
             f"load events/s at {larger['events']:,} / at {smaller['events']:,}: "
-            f"{larger['load_rate'] / smaller['load_rate']:.2f} ({'not falling' if kept else 'FALLING'})"
+            f"{larger['load_rate'] / smaller['load_rate']:.2f} ({'not falling' if kept else 'FALLING'}); "
+            f"load + report: {_rate(larger) / _rate(smaller):.2f} (issue 42: >= 0.9 from 10M to 100M)"
         )
+
+
+def _rate(row: dict) -> float:
+    """Events per second of a row's load and report together."""
+    return row["events"] / (row["load_s"] + row["report_s"])
 
 
 def main() -> None:
@@ -367,7 +422,7 @@ def main() -> None:
         nargs="*",
         help="synthetic trace sizes (default 1M, 10M and 30M events; none when --real is given)",
     )
-    parser.add_argument("--ranks", type=int, default=16)
+    parser.add_argument("--ranks", type=int, default=16, help="ranks of the synthetic traces (default 16)")
     parser.add_argument(
         "--real",
         type=Path,
@@ -378,20 +433,24 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/cosydb-bench"))
     parser.add_argument("--skip-bare", action="store_true", help="do not time the bare otf2 iteration")
     parser.add_argument("--skip-views", action="store_true", help="do not time each enhancement view alone")
+    parser.add_argument(
+        "--skip-entries", action="store_true", help="do not evaluate the catalog once more for each entry's seconds"
+    )
+    parser.add_argument(
+        "--scout-timeout", type=float, default=1800, help="seconds after which scout is stopped (default 1800)"
+    )
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     if args.events is None:
         args.events = [] if args.real else [1_000_000, 10_000_000, 30_000_000]
     rows = []
     for events in args.events:
-        rows.append(
-            bench_trace(synthetic(args.workdir, events, args.ranks), args.workdir, args.skip_bare, args.skip_views)
-        )
+        rows.append(bench_trace(synthetic(args.workdir, events, args.ranks), args.workdir, args))
     for path in args.real:
         anchor = unpacked(args.workdir, path) if path.name.endswith((".tar.xz", ".tar.gz", ".tgz")) else path
         if anchor.is_dir():
             anchor = anchor / "traces.otf2"
-        rows.append(bench_trace(anchor, args.workdir, args.skip_bare, args.skip_views))
+        rows.append(bench_trace(anchor, args.workdir, args))
     if rows:
         summary(rows)
 

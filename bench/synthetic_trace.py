@@ -2,11 +2,16 @@
 
 Each rank runs ``iterations`` steps of a halo-exchange solver::
 
-    prog / main / iterate / compute / kernel
+    prog / main / MPI_Init
+                / iterate / compute / kernel
                           / MPI_Irecv, MPI_Isend, MPI_Waitall   (ring neighbours)
                           / MPI_Allreduce                       (with B/X records)
+                / MPI_Finalize
 
-20 events per rank and step. Timings are built with numpy (compute time
+20 events per rank and step, 8 per rank around them. MPI regions are defined as Score-P
+defines them, with source file "MPI", by which Scalasca's scout classifies them; MPI_Init
+(enter and leave, as Score-P writes it) is its first synchronisation point (without it
+scout stops on an assertion at the first wait state). Timings are built with numpy (compute time
 varies by rank and step) so that every message's send precedes its receive
 and every Allreduce ends after the last rank entered it. Definitions go
 through the ``otf2`` writer; events through the OTF2 C writer functions
@@ -25,6 +30,7 @@ from otf2.enums import CollectiveOp, GroupType, LocationGroupType, LocationType,
 
 EVENTS_PER_STEP = 20
 STEP_TICKS = 100_000  # 100 µs per step at 1 ns resolution
+PROLOGUE_TICKS = 100  # MPI_Init, before the first step
 UNDEFINED_ROOT = 0xFFFFFFFF
 
 
@@ -38,7 +44,7 @@ def _bind(name: str, *argtypes):
 def _timings(nranks: int, iterations: int, seed: int = 1) -> dict[str, np.ndarray]:
     """Event times [step, rank] in ticks for every event of the step."""
     rng = np.random.default_rng(seed)
-    start = np.arange(iterations, dtype=np.int64)[:, None] * STEP_TICKS + np.zeros(nranks, np.int64)
+    start = PROLOGUE_TICKS + np.arange(iterations, dtype=np.int64)[:, None] * STEP_TICKS + np.zeros(nranks, np.int64)
     compute = 40_000 + 4_000 * (np.arange(nranks) % 4) + rng.integers(0, 5_000, (iterations, nranks))
     t = {"iterate_enter": start + 10, "compute_enter": start + 20}
     t["kernel_enter"] = t["compute_enter"] + 100
@@ -90,7 +96,8 @@ def write_trace(directory: str | Path, nranks: int, events: int) -> Path:
         )
 
         def region(name, role, paradigm):
-            return defs.region(name, canonical_name=name, region_role=role, paradigm=paradigm)._ref
+            source = "MPI" if paradigm == Paradigm.MPI else None  # Score-P's file of MPI functions
+            return defs.region(name, canonical_name=name, region_role=role, paradigm=paradigm, source_file=source)._ref
 
         region("prog", RegionRole.ARTIFICIAL, Paradigm.MEASUREMENT_SYSTEM)  # the program root (id 0)
         main, iterate, compute, kernel = (
@@ -100,14 +107,17 @@ def write_trace(directory: str | Path, nranks: int, events: int) -> Path:
             region(n, RegionRole.POINT2POINT, Paradigm.MPI) for n in ("MPI_Irecv", "MPI_Isend", "MPI_Waitall")
         )
         r_allreduce = region("MPI_Allreduce", RegionRole.COLL_ALL2ALL, Paradigm.MPI)
+        r_init, r_finalize = (region(n, RegionRole.FUNCTION, Paradigm.MPI) for n in ("MPI_Init", "MPI_Finalize"))
         program_name = "prog"
 
         for rank, location in enumerate(locations):
             writer = trace.event_writer_from_location(location)
             w = ctypes.c_void_p(ctypes.cast(writer.handle, ctypes.c_void_p).value)
-            first, last = 0, int(t["iterate_leave"][-1, rank]) + 10
+            first, last = 0, int(t["iterate_leave"][-1, rank]) + 20
             writer.program_begin(first, program_name, [])
             enter(w, None, first + 1, main)
+            enter(w, None, first + 2, r_init)
+            leave(w, None, first + 30, r_init)
             right, left = (rank + 1) % nranks, (rank - 1) % nranks
             for step in range(iterations):
                 e = {k: int(v[step, rank]) for k, v in t.items()}
@@ -131,9 +141,11 @@ def write_trace(directory: str | Path, nranks: int, events: int) -> Path:
                 coll_end(w, None, e["allreduce_leave"] - 1, allreduce, world._ref, UNDEFINED_ROOT, 8, 8)
                 leave(w, None, e["allreduce_leave"], r_allreduce)
                 leave(w, None, e["iterate_leave"], iterate)
+            enter(w, None, last - 8, r_finalize)
+            leave(w, None, last - 2, r_finalize)
             leave(w, None, last - 1, main)
             writer.program_end(last, 0)
-            location._number_of_events_written += 2 + EVENTS_PER_STEP * iterations  # the C calls
+            location._number_of_events_written += 6 + EVENTS_PER_STEP * iterations  # the C calls
             trace._update_timestamps(first)
             trace._update_timestamps(last)
     return directory / "traces.otf2"

@@ -247,6 +247,8 @@ def _aggregate_decorrelated(scope, helpers) -> bool:
             inside = any(around is a for a in aggregates)
             if child.external_columns and inside and _lifted(child, scope, helpers):
                 return True
+    if select.args.get("from_") is None:
+        return False
     for aggregate in aggregates:
         columns = [
             c
@@ -263,8 +265,6 @@ def _aggregate_decorrelated(scope, helpers) -> bool:
         ]
         local = [c for c in columns if not c.table or c.table in scope.selected_sources]
         if not outer or not local:
-            continue
-        if select.args.get("from_") is None:
             continue
         tables = [c.table for c in local if c.table] or [select.args["from_"].this.alias_or_name]
         source = next((s for s in (_source(scope, t) for t in tables) if s is not None), None)

@@ -47,6 +47,12 @@ class Rendered:
     engine_sql: str | None = None  # rendered for another engine than DuckDB (its dispatched macros)
 
 
+def table_columns(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, str]:
+    """The columns of table ``name`` on ``con`` with their DuckDB types."""
+    relation = con.table(name)  # bound, not run: a tenth of DESCRIBE's time
+    return dict(zip(relation.columns, map(str, relation.types)))
+
+
 class DuckDBTables:
     """Where an evaluation keeps its rows: DuckDB's temporary tables on ``con``. (Another
     engine implements the same five methods: ``cosydb.spark.SparkTables``.) ``name``: the
@@ -67,8 +73,7 @@ class DuckDBTables:
 
     def columns(self, name: str) -> dict[str, str]:
         """The columns of table ``name`` with their DuckDB types."""
-        relation = self.con.table(name)  # bound, not run: a tenth of DESCRIBE's time
-        return dict(zip(relation.columns, map(str, relation.types)))
+        return table_columns(self.con, name)
 
     def drop(self, name: str) -> None:
         self.con.execute(f"DROP TABLE IF EXISTS {name}")

@@ -17,7 +17,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import database, tables
+from . import database, evaluator, tables
 from .errors import CosyError
 
 #: Spark settings that give DuckDB's semantics where the two differ: ANSI mode off (NULL,
@@ -332,7 +332,7 @@ class SparkTables:
             raise _failed(error, where) from None
 
     def columns(self, name: str) -> dict[str, str]:
-        return {r[0]: r[1] for r in self.duck.execute(f"DESCRIBE {name}").fetchall()}
+        return evaluator.table_columns(self.duck, name)
 
     def drop(self, name: str) -> None:
         self.duck.execute(f"DROP TABLE IF EXISTS {name}")
