@@ -348,7 +348,12 @@ def bench_trace(anchor: Path, workdir: Path, args: argparse.Namespace) -> dict:
             flush=True,
         )
     scout, scout_outcome, scout_rss = scout_seconds(anchor, workdir, args.scout_timeout)
-    commands = commands_seconds(anchor, workdir / f"{label}-commands.cosydb")
+    # the commands side by side with scout: not where scout failed or was stopped (no ratio)
+    commands = (
+        None
+        if scout_outcome.startswith(("failed", "stopped"))
+        else commands_seconds(anchor, workdir / f"{label}-commands.cosydb")
+    )
     if scout_outcome != "ran":
         print(f"scout               : {scout_outcome}", flush=True)
         scout = None
@@ -392,11 +397,15 @@ def summary(rows: list[dict]) -> None:
         else:
             scout = "-" if r["scout_outcome"].startswith("not") else "failed"
         versus = "-" if r["scout_s"] is None else f"{r['commands_s'] / r['scout_s']:.2f}"
+        commands = "-" if r["commands_s"] is None else f"{r['commands_s']:.2f}"
         print(
             f"{r['trace']:28} {r['events']:11,} {r['load_s']:8.2f} {r['load_rate']:10,.0f} {r['report_s']:9.2f} "
-            f"{r['again_s']:8.2f} {yardstick:>12} {ratio:>6} {r['commands_s']:10.2f} {scout:>8} {versus:>7} "
+            f"{r['again_s']:8.2f} {yardstick:>12} {ratio:>6} {commands:>10} {scout:>8} {versus:>7} "
             f"{r['load_rss_mib']:7.0f} M {r['report_rss_mib']:8.0f} M"
         )
+    for r in rows:
+        if r["scout_outcome"] != "ran":
+            print(f"scout on {r['trace']}: {r['scout_outcome']}")
     peak = max(max(r["load_rss_mib"], r["report_rss_mib"]) for r in rows)
     print(f"peak RSS of every step: {peak:.0f} MiB ({'within' if peak <= 1024 else 'OVER'} issue 16's 1 GiB)")
     synthetic_rows = sorted((r for r in rows if r["trace"].startswith("synthetic-")), key=lambda r: r["events"])

@@ -37,6 +37,16 @@ SETTINGS = {
     "spark.ui.showConsoleProgress": "false",
 }
 
+#: Buffers of a local-mode Spark, whose tasks share the driver's large heap: Spark sizes a
+#: sort's or aggregation's memory page from the heap (64 MB with 12 GB for 2 cores) and a
+#: broadcast's blocks at 4 MB, each an array that G1 allocates as a "humongous" object (over
+#: half a region: 4 MB regions on a 12 GB heap) and that may start a concurrent collection:
+#: 116 of them in a load and report of scorep-late_sender, 30 s of collector time
+#: (docs/scale-out.md). With 8 MB regions whatever the heap, 2 MB pages and blocks are none;
+#: a task can still hold 16 GB of pages (8,192 of them).
+LOCAL_BUFFERS = {"spark.buffer.pageSize": "2m", "spark.broadcast.blockSize": "2m"}
+LOCAL_JVM_OPTIONS = "-XX:G1HeapRegionSize=8m"
+
 #: The driver's log4j2 configuration: errors only (Spark's default also logs INFO and WARN lines).
 LOG_CONFIG = Path(__file__).with_name("spark-log4j2.properties")
 
@@ -74,6 +84,8 @@ def session(master: str = "local[2]", settings: dict | None = None):
     if cores := local_cores(master):
         # a shuffle in as many partitions as cores, not Spark's 200 (which adaptive execution coalesces)
         options["spark.sql.shuffle.partitions"] = str(cores)
+        options |= LOCAL_BUFFERS
+        options["spark.driver.extraJavaOptions"] += f" {LOCAL_JVM_OPTIONS}"
     options = {**SETTINGS, **options, **(settings or {})}
     _start_jvm(options)
     builder = SparkSession.builder

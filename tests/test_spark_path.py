@@ -70,12 +70,21 @@ def test_spark_failure_is_one_line_without_java_stack(tmp_path, bare_env, option
 
 
 @pytest.mark.spark
-def test_local_shuffles_have_a_partition_per_core(bare_env, tmp_path):
-    """Spark's default of 200 shuffle partitions is 200 tasks per shuffle even for ten rows."""
-    script = "from cosydb import spark; print(spark.session('local[3]').conf.get('spark.sql.shuffle.partitions'))"
+def test_local_shuffles_have_a_partition_per_core_and_pages_below_g1s_humongous_size(bare_env, tmp_path):
+    """Spark's default of 200 shuffle partitions is 200 tasks per shuffle even for ten rows; its
+    memory pages (64 MB on a 12 GB heap) and broadcast blocks (4 MB) were humongous objects
+    to G1 (over half a 4 MB region), each starting a concurrent collection."""
+    script = (
+        "from cosydb import spark; s = spark.session('local[3]'); jvm = s.sparkContext._jvm\n"
+        "print(*[s.conf.get(k) for k in ('spark.sql.shuffle.partitions', 'spark.buffer.pageSize', "
+        "'spark.broadcast.blockSize')])\n"
+        "bean = jvm.java.lang.management.ManagementFactory.getPlatformMXBean("
+        "jvm.java.lang.Class.forName('com.sun.management.HotSpotDiagnosticMXBean'))\n"
+        "print(bean.getVMOption('G1HeapRegionSize').getValue())"
+    )
     result = subprocess.run([sys.executable, "-c", script], env=bare_env, cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["3"]
+    assert result.stdout.split() == ["3", "2m", "2m", str(8 * 2**20)]
 
 
 def test_a_jvm_that_is_gone_is_one_line():
