@@ -264,15 +264,19 @@ def _child(*args, script: str = __file__) -> dict:
 
 # -- traces -------------------------------------------------------------------
 def synthetic(workdir: Path, events: int, ranks: int) -> Path:
-    sys.path.insert(0, str(HERE))
-    from synthetic_trace import write_trace
-
+    """The synthetic trace of ``events`` events over ``ranks`` ranks in ``workdir``, written by a
+    process of its own if it is not there: a measured step forked from this one would inherit
+    the generator's peak RSS as its own (Linux keeps ru_maxrss across fork and exec)."""
     directory = workdir / f"synthetic-{events}-{ranks}ranks"
     anchor = directory / "traces.otf2"
     if not anchor.exists():
         shutil.rmtree(directory, ignore_errors=True)
         started = time.perf_counter()
-        write_trace(directory, ranks, events)
+        subprocess.run(
+            [sys.executable, str(HERE / "synthetic_trace.py"), str(directory), str(ranks), str(events)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         print(f"generated {directory} in {time.perf_counter() - started:.1f} s", flush=True)
     return anchor
 
@@ -395,7 +399,7 @@ def summary(rows: list[dict]) -> None:
         if r["scout_s"] is not None:
             scout = f"{r['scout_s']:.2f}"
         else:
-            scout = "-" if r["scout_outcome"].startswith("not") else "failed"
+            scout = "-" if r["scout_outcome"].startswith("not") else r["scout_outcome"].split()[0]  # failed, stopped
         versus = "-" if r["scout_s"] is None else f"{r['commands_s'] / r['scout_s']:.2f}"
         commands = "-" if r["commands_s"] is None else f"{r['commands_s']:.2f}"
         print(

@@ -5,9 +5,13 @@ root-cause metrics), within 0.1 %, call paths compared exactly as Scalasca write
 cosydb's time maps are made Scalasca's (128 call paths, SCALASCA_TIME_MAPS); on the traces
 where a location or interval holds more, the exact maps (the default) differ in small cells."""
 
+from pathlib import Path
+
 import pytest
 from conftest import LARGE, SCALASCA_TRACES, TRACES, real_trace
 from scalasca_reference import SCALASCA_TIME_MAPS, csv_cells, cube_cells, disagreements, our_cells
+
+from cosydb.loading import load
 
 
 @pytest.mark.parametrize("trace", SCALASCA_TRACES)
@@ -49,6 +53,25 @@ def test_large_trace_agrees_with_scalascas_cube(real_db):
     theirs = {key: value for key, value in theirs.items() if key[0] in compared}
     ours = {key: value for key, value in ours.items() if key[0] in compared}
     assert "critical_path" in compared
+    assert disagreements(ours, theirs) == []
+
+
+def test_a_constructed_run_of_27_ranks_agrees_with_scalascas_cube(tmp_path):
+    """fixtures/halo-27 (27 ranks on two cores, a constructed halo exchange: no shared trace
+    has its shape) against Scalasca's own cube of it: every cell of every metric both define."""
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "halo-27"
+    load(folder, tmp_path / "halo.cosydb")
+    ours, metrics = our_cells(tmp_path / "halo.cosydb", SCALASCA_TIME_MAPS)
+    theirs, measured = cube_cells(folder / "scout.cubex")
+    compared = metrics & measured
+    assert len(compared) >= 25
+    theirs = {key: value for key, value in theirs.items() if key[0] in compared}
+    ours = {key: value for key, value in ours.items() if key[0] in compared}
+    waits = {metric: sum(v for key, v in theirs.items() if key[0] == metric) for metric in compared}
+    assert {"mpi_latesender", "mpi_wait_nxn", "delay_latesender", "critical_path"} <= {
+        m for m, v in waits.items() if v > 0
+    }
+    assert {rank for (_, _, (rank, _)) in theirs} == set(range(27))
     assert disagreements(ours, theirs) == []
 
 
