@@ -176,16 +176,16 @@ def scout_seconds(anchor: Path, workdir: Path, timeout: float) -> tuple[float | 
             ["bash", str(RUN_SCOUT), str(anchor), str(out)],
             stdout=subprocess.DEVNULL,
             stderr=stderr,
-            start_new_session=True,  # its mpirun and every scout process are stopped together
         ) as proc:
             peak = scouts = 0
             while proc.poll() is None and time.perf_counter() - started < timeout:
-                peak = max(peak, _tree_rss_bytes(proc.pid))
-                scouts = max(scouts, _tree_count(proc.pid, "scout"))
+                pids = _tree(proc.pid)  # once per sample: 1,024 scout processes at 1,024 ranks
+                peak = max(peak, _rss_bytes(pids))
+                scouts = max(scouts, _count(pids, "scout"))
                 time.sleep(0.2)
             seconds = time.perf_counter() - started
             if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
+                _kill(_tree(proc.pid))  # mpirun starts each rank in a process group of its own
                 proc.wait()
                 return (
                     seconds,
@@ -224,10 +224,19 @@ def _tree(pid: int) -> list[int]:
     return found
 
 
-def _tree_rss_bytes(pid: int) -> int:
-    """Resident memory of a process and all its descendants."""
+def _kill(pids: list[int]) -> None:
+    """SIGKILL to processes ``pids`` (those gone already are skipped)."""
+    for p in pids:
+        try:
+            os.kill(p, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _rss_bytes(pids: list[int]) -> int:
+    """Resident memory of processes ``pids``."""
     total, page = 0, os.sysconf("SC_PAGE_SIZE")
-    for p in _tree(pid):
+    for p in pids:
         try:
             total += int(Path(f"/proc/{p}/statm").read_text().split()[1]) * page
         except (FileNotFoundError, ProcessLookupError):
@@ -235,10 +244,15 @@ def _tree_rss_bytes(pid: int) -> int:
     return total
 
 
-def _tree_count(pid: int, prefix: str) -> int:
-    """How many of a process and its descendants run a program whose name starts with ``prefix``."""
+def _tree_rss_bytes(pid: int) -> int:
+    """Resident memory of a process and all its descendants."""
+    return _rss_bytes(_tree(pid))
+
+
+def _count(pids: list[int], prefix: str) -> int:
+    """How many of processes ``pids`` run a program whose name starts with ``prefix``."""
     count = 0
-    for p in _tree(pid):
+    for p in pids:
         try:
             count += Path(f"/proc/{p}/comm").read_text().startswith(prefix)
         except (FileNotFoundError, ProcessLookupError):
