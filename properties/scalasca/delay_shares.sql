@@ -33,9 +33,17 @@ with resolutions as (
     select * from {{ ref('delay_resolutions') }}
 ),
 
--- every interval the resolutions compare, numbered
+-- every interval the resolutions compare, numbered, with the call of its first
+-- point, that call's time and its completion time (none from the start of the trace)
 intervals as (
-    select location_id, from_index, to_index, row_number() over () as interval_id
+    select
+        n.location_id,
+        n.from_index,
+        n.to_index,
+        row_number() over () as interval_id,
+        f.callpath_id as first_callpath_id,
+        f.total_s as first_total_s,
+        f.completion_s as first_completion_s
     from (
         select delayer_location_id as location_id, delayer_from_index as from_index, delayer_index as to_index
         from resolutions
@@ -45,7 +53,8 @@ intervals as (
         union
         select location_id, waiter_from_index, point_index
         from resolutions
-    ) as needed
+    ) as n
+    left join {{ ref('sync_points') }} as f on n.location_id = f.location_id and n.from_index = f.point_index
 ),
 
 -- each resolution's intervals: the delayer's group interval, its interval since it
@@ -127,12 +136,11 @@ times as materialized (
         p.interval_id,
         p.callpath_id,
         case
-            when p.callpath_id = f.callpath_id then greatest(p.time_s - f.total_s + f.completion_s, 0)
+            when p.callpath_id = i.first_callpath_id then greatest(p.time_s - i.first_total_s + i.first_completion_s, 0)
             else p.time_s
         end as time_s
     from pruned as p
     join intervals as i using (interval_id)
-    left join points as f on i.location_id = f.location_id and i.from_index = f.point_index
 ),
 
 -- the delayer's time per call path of its group interval since its
