@@ -89,3 +89,16 @@ def disagreements(ours: dict, theirs: dict, rel: float = 1e-3, abs_: float = 1e-
         for key in sorted(set(ours) | set(theirs))
         if abs(ours.get(key, 0.0) - theirs.get(key, 0.0)) > abs_ + rel * abs(theirs.get(key, 0.0))
     ]
+
+
+def cube_comparison(db, cubex) -> tuple[dict, dict, set]:
+    """cosydb's cells of ``db`` (Scalasca's time maps) and scout's of ``cubex``, each only of
+    the metrics both define, and those metrics."""
+    ours, metrics = our_cells(db, SCALASCA_TIME_MAPS)
+    theirs, measured = cube_cells(cubex)
+    compared = metrics & measured
+    return (
+        {key: value for key, value in ours.items() if key[0] in compared},
+        {key: value for key, value in theirs.items() if key[0] in compared},
+        compared,
+    )

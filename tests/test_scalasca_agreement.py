@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import LARGE, SCALASCA_TRACES, TRACES, real_trace
-from scalasca_reference import SCALASCA_TIME_MAPS, csv_cells, cube_cells, disagreements, our_cells
+from scalasca_reference import SCALASCA_TIME_MAPS, csv_cells, cube_cells, cube_comparison, disagreements, our_cells
 
 from cosydb.loading import load
 
@@ -45,13 +45,9 @@ def test_large_trace_agrees_with_scalascas_cube(real_db):
     cubex = real_trace(LARGE + ".tar.xz").parent / "minife-16-large.scout.cubex"
     if not cubex.exists():
         pytest.skip(f"{cubex} not present")
-    ours, metrics = our_cells(real_db(LARGE), SCALASCA_TIME_MAPS)
-    theirs, measured = cube_cells(cubex)
-    compared = metrics & measured
+    ours, theirs, compared = cube_comparison(real_db(LARGE), cubex)
     assert {"time", "visits", "mpi_latesender", "mpi_latesender_wo", "mpi_wait_nxn"} <= {key[0] for key in theirs}
     assert len(compared) >= 25
-    theirs = {key: value for key, value in theirs.items() if key[0] in compared}
-    ours = {key: value for key, value in ours.items() if key[0] in compared}
     assert "critical_path" in compared
     assert disagreements(ours, theirs) == []
 
@@ -61,12 +57,8 @@ def test_a_constructed_run_of_27_ranks_agrees_with_scalascas_cube(tmp_path):
     has its shape) against Scalasca's own cube of it: every cell of every metric both define."""
     folder = Path(__file__).resolve().parents[1] / "fixtures" / "halo-27"
     load(folder, tmp_path / "halo.cosydb")
-    ours, metrics = our_cells(tmp_path / "halo.cosydb", SCALASCA_TIME_MAPS)
-    theirs, measured = cube_cells(folder / "scout.cubex")
-    compared = metrics & measured
+    ours, theirs, compared = cube_comparison(tmp_path / "halo.cosydb", folder / "scout.cubex")
     assert len(compared) >= 25
-    theirs = {key: value for key, value in theirs.items() if key[0] in compared}
-    ours = {key: value for key, value in ours.items() if key[0] in compared}
     waits = {metric: sum(v for key, v in theirs.items() if key[0] == metric) for metric in compared}
     assert {"mpi_latesender", "mpi_wait_nxn", "delay_latesender", "critical_path"} <= {
         m for m, v in waits.items() if v > 0

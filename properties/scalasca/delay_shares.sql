@@ -91,7 +91,7 @@ spans as (
 ),
 
 points as (
-    select location_id, point_index, callpath_id, wait_s, total_s, completion_s from {{ ref('sync_points') }}
+    select location_id, point_index, callpath_id, wait_s from {{ ref('sync_points') }}
 ),
 
 -- an interval's time per call path: the one part's, or the parts' summed
