@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import SCALASCA_TRACES, TRACES, cosydb, evaluate, loaded_db, property_rows
+from conftest import SCALASCA_TRACES, TRACES, cosydb, evaluate, evaluated_rows, loaded_db, property_rows
 from cosydb.fixtures.generator import TraceBuilder
 from test_properties_asl import END, barrier_run, cache_run, communication_run, master_slave_run
 from test_wrong_order_forms import isend_waitall_run, one_waitall_run, sendrecv_and_test_run
@@ -550,6 +550,48 @@ def test_per_process_costs_and_their_metaproperty_against_constructed_times(tmp_
     assert set(rows) == {"prog", "prog/main", "prog/main/MPI_Recv", "prog/main/MPI_Send"}
     assert rows["prog/main/MPI_Recv"]["severity"] == pytest.approx(80 / 2000)
     assert rows["prog/main/MPI_Send"]["severity"] == pytest.approx(30 / 2000)
+
+
+def test_a_conjunct_reading_no_quantified_variable_is_tested_beside_the_subquery(tmp_path):
+    """EXISTS s IN S SUCH THAT A(s) AND B is B AND EXISTS s IN S SUCH THAT A(s) where B reads
+    no s: the compiled SQL tests B outside the subquery, with the truth values of B inside
+    it (an unknown B, 1/0 > 0, makes EXISTS false and NEXISTS true). The run: main calls
+    MPI_Send on rank 0 and MPI_Recv on rank 1, so every call path has summaries."""
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 1000):
+        b[0].mpi_send(100, 130, dst=1, tag=0, nbytes=8)
+    with b[1].open("main", 0, 1000):
+        b[1].mpi_recv(100, 180, src=0, tag=0, nbytes=8)
+    spec = tmp_path / "hoisted.asl"
+    conditions = {
+        "ForRecv": 'EXISTS s IN e.profile SUCH THAT s.region == r AND r.CalledFunc.Name == "MPI_Recv"',
+        "UnknownExists": "EXISTS s IN e.profile SUCH THAT s.region == r AND 1 / 0 > 0",
+        "UnknownNexists": "NEXISTS s IN e.profile SUCH THAT s.region == r AND 1 / 0 > 0",
+        "NoneForRecv": 'NEXISTS s IN e.profile SUCH THAT s.region == r AND r.CalledFunc.Name == "MPI_Recv"',
+    }
+    spec.write_text(
+        "".join(
+            f"PROPERTY {name}(FuncCall r, Experiment e, Region RankBasis) {{\n"
+            f"  CONDITION: {condition}; CONFIDENCE: 1; SEVERITY: 1; }}\n"
+            for name, condition in conditions.items()
+        )
+    )
+    body = catalog.load([spec])["ForRecv"].body
+    beside = "exists (select 1 from (select 1) as one where ((select any_value(o.name) from "
+    inside = "exists (select 1 from asl_region_summary as s where ((s.region_callpath_id is not distinct from r."
+    assert re.search(rf"{re.escape(beside)}.* = 'MPI_Recv'\)\) and {re.escape(inside)}", body), body
+    result = evaluate(loaded_db(b, tmp_path), *conditions, properties_dirs=[spec])
+    holds = {
+        name: {r["callpath"] for r in evaluated_rows(result, name, "stored") if r["condition"]} for name in conditions
+    }
+    every = {r["callpath"] for r in evaluated_rows(result, "UnknownNexists", "stored")}
+    assert every == {"prog", "prog/main", "prog/main/MPI_Send", "prog/main/MPI_Recv"}
+    assert holds == {
+        "ForRecv": {"prog/main/MPI_Recv"},
+        "UnknownExists": set(),
+        "UnknownNexists": every,
+        "NoneForRecv": every - {"prog/main/MPI_Recv"},
+    }
 
 
 def test_report_runs_an_asl_file_and_compile_writes_what_it_runs(tmp_path):

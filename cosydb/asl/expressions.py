@@ -322,17 +322,31 @@ class Expressions:
             for variable in variables.children:
                 src, scope = self._bind(str(variable), domain, scope)
                 sources.append(src)
-        condition = self.boolean(predicate, scope)
+        kind = str(quantifier).lower()
+        variables = {str(v).lower() for ranging in rangings for v in ranging.children[0].children}
+        conjuncts = [predicate]
+        if isinstance(predicate, lark.Tree) and predicate.data == "and_expr":
+            conjuncts = predicate.children
+        # EXISTS x IN S SUCH THAT A(x) AND B is B AND EXISTS x IN S SUCH THAT A(x): B, which
+        # reads no variable of the quantifier, is tested once, not at every row of S
+        # (on Spark, not at every row of a lateral join's outer query either)
+        # (compiled in order: a typeof test of either part narrows the conjuncts after it)
+        hoisted, kept = [], []
+        for conjunct, sql in zip(conjuncts, self.conjunction(conjuncts, scope), strict=True):
+            (kept if kind == "forall" or _mentions(conjunct, variables) else hoisted).append(sql)
+        condition = "(" + " and ".join(kept or ["true"]) + ")"
         froms = " cross join ".join(src.source() for src in sources)
         where = [w for src in sources for w in src.where]
-        kind = str(quantifier).lower()
         if kind == "forall":
             where.append(f"not coalesce({condition}, false)")
         else:
             where.append(condition)
         rows = f"select 1 from {froms} where {' and '.join(where)}"
-        sql = f"{'' if kind == 'exists' else 'not '}exists ({rows})"
-        return Val("scalar", sql=f"({sql})", type="boolean")
+        # B in a subquery of one row: its subqueries nest as deep as inside, as Spark needs them
+        # (cosydb.dialects decorrelates them the same way); unknown is false there as inside
+        tests = [f"exists (select 1 from (select 1) as one where {' and '.join(hoisted)})"] if hoisted else []
+        sql = " and ".join([*tests, f"exists ({rows})"])
+        return Val("scalar", sql=f"({'' if kind == 'exists' else 'not '}({sql}))", type="boolean")
 
     def _call(self, node, env) -> Val:
         name, arguments = str(node.children[0]), node.children[1].children
@@ -467,6 +481,14 @@ class Expressions:
                 return self.error(node, f"{name.upper()} takes a number, not {describe(value)}")
             return Val("scalar", sql=f"{name}({value.sql})", type="float")
         return self.error(node, f"{name.upper()} is not supported yet")
+
+
+def _mentions(node, names: set[str]) -> bool:
+    """Whether expression ``node`` reads a name of ``names`` (lower case) anywhere in it."""
+    return any(
+        isinstance(token, lark.Token) and token.type == "NAME" and token.lower() in names
+        for token in (node.scan_values(lambda _: True) if isinstance(node, lark.Tree) else [node])
+    )
 
 
 def _typeof_test(node) -> tuple | None:
