@@ -272,7 +272,7 @@ def _aggregate_decorrelated(scope, helpers) -> bool:
             continue
         table = source.alias_or_name
         for column in outer:  # the source as it now stands (a helper wraps it in a derived table)
-            name = _helper_column(select, _source(scope, table), column.copy(), helpers)
+            name = _helper_column(select, _source(scope, table), column.copy(), helpers, carried=True)
             column.replace(exp.column(name, table=table))
         return True
     return False
@@ -354,7 +354,7 @@ def _carried(scope, column: exp.Column, helpers) -> bool:
         table = node.alias_or_name
         source = None if table in shadowed else _source(around, table)
         if source is not None:
-            name = _helper_column(select, source, column.copy(), helpers)
+            name = _helper_column(select, source, column.copy(), helpers, carried=True)
             column.replace(exp.column(name, table=table))
             return True
     return False
@@ -372,28 +372,43 @@ def _source(scope, table: str):
     return None
 
 
-def _helper_column(select: exp.Select, source: exp.Expression, value: exp.Expression, helpers) -> str:
-    """The helper column of ``source`` (a table of ``select``) that gives ``value`` per row:
-    ``source`` read through a derived table that adds it (the one an earlier helper made, or
-    one around it when ``value`` reads a helper column of that one)."""
+def _helper_column(
+    select: exp.Select, source: exp.Expression, value: exp.Expression, helpers, carried: bool = False
+) -> str:
+    """The helper column of ``source`` (a table of ``select``) that gives ``value`` per row,
+    kept out of ``select``'s ``*`` (``_added``)."""
+    name = _added(source, value, helpers, carried)
+    _hide(select, source.alias_or_name, name)
+    return name
+
+
+def _added(source: exp.Expression, value: exp.Expression, helpers, carried: bool) -> str:
+    """The helper column that gives ``value`` per row of ``source``: ``source`` read through a
+    derived table that adds it (the one an earlier helper made, or one around it when
+    ``value`` reads a helper column of that one). A column ``carried`` from an outer query
+    (``_carried``) is added in a derived table of its own around the others, and a value of
+    the row alone (``_lifted``) below it: Spark then computes that value once per row, not
+    once per row of the outer query."""
     alias = source.alias_or_name
     read = {c.name for c in value.find_all(exp.Column)}
     outer = source.meta.get(_OUTER)
     key = value.sql("duckdb")
     if outer is not None and key in outer["known"]:
         return outer["known"][key]
-    if outer is None or read & outer["own"]:
+    if outer is not None and outer["carried"] and not carried and not read & outer["own"]:
+        name = outer["known"][key] = _added(source.this.args["from_"].this, value, helpers, False)
+        return name
+    if outer is None or read & outer["own"] or outer["carried"] != carried:
         inner = source.copy()
         inner.set("alias", exp.TableAlias(this=exp.to_identifier(alias)))
         wrapper = exp.select(exp.Column(this=exp.Star(), table=exp.to_identifier(alias))).from_(inner).subquery(alias)
-        wrapper.meta[_OUTER] = {"known": dict(outer["known"]) if outer else {}, "own": set()}
+        wrapper.meta[_OUTER] = {"known": dict(outer["known"]) if outer else {}, "own": set(), "carried": carried}
         source.replace(wrapper)
         source = wrapper
     outer = source.meta[_OUTER]
     name = outer["known"][key] = f"{_OUTER}_{next(helpers)}"
     outer["own"].add(name)
     source.this.select(exp.alias_(value, name), copy=False)
-    _hide(select, alias, name)
     return name
 
 

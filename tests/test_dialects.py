@@ -685,6 +685,30 @@ def test_nested_asl_properties_decorrelated_give_duckdbs_rows(real_db, tmp_path,
     assert holding > 0
 
 
+def test_a_column_carried_from_outside_is_added_above_the_rows_own_subqueries(real_db):
+    """Decorrelated, MessagesInWrongOrder reads each call path ``r`` of its lateral join in
+    the receives' rows: that column is added in a derived table of its own, around the ones
+    that add the receives' own subqueries (which read the receive only), so that Spark
+    computes those once per receive, not once per receive and call path."""
+    decorrelated = {}
+
+    class Captured(evaluator.DuckDBTables):
+        def create(self, name, sql, params, where, engine_sql=None):
+            decorrelated[name] = dialects.decorrelated(sql, where)
+            super().create(name, decorrelated[name], params, where, None)
+
+    con = database.connect(real_db("scorep-late_sender"))
+    try:
+        entries = catalog.load([catalog.asl_specification("mpi")])
+        evaluator.evaluate(con, entries, 1, {}, ["MessagesInWrongOrder"], None, tables_on=Captured(con))
+    finally:
+        con.close()
+    sql = decorrelated["prop_MessagesInWrongOrder"]
+    carrying = re.findall(r"\(SELECT (root\.\*(?:(?!\bFROM\b).)*?r\.callpath_id AS cosydb_outer_\d+[^)]*?) FROM", sql)
+    assert carrying and all("(SELECT" not in projection.upper() for projection in carrying), carrying
+    assert re.search(r"\(SELECT root\.\*, \(SELECT ANY_VALUE", sql)  # the receive's own, below
+
+
 @pytest.mark.spark
 @pytest.mark.parametrize("case", ["hpf", "late_sender", "openmp", "openmp_variables", "wrong_order"])
 def test_nested_asl_properties_on_spark_equal_duckdb(spark_session, real_db, tmp_path, case):
