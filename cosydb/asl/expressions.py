@@ -324,16 +324,13 @@ class Expressions:
                 sources.append(src)
         kind = str(quantifier).lower()
         variables = {str(v).lower() for ranging in rangings for v in ranging.children[0].children}
-        conjuncts = [predicate]
-        if isinstance(predicate, lark.Tree) and predicate.data == "and_expr":
-            conjuncts = predicate.children
         # EXISTS x IN S SUCH THAT A(x) AND B is B AND EXISTS x IN S SUCH THAT A(x): B, which
-        # reads no variable of the quantifier, is tested once, not at every row of S
-        # (on Spark, not at every row of a lateral join's outer query either)
-        # (compiled in order: a typeof test of either part narrows the conjuncts after it)
+        # reads no variable of the quantifier, is tested once, not at every row of S (the
+        # conjuncts compiled in order: a typeof test of either part narrows those after it)
+        conjuncts = conjuncts_of(predicate)
         hoisted, kept = [], []
         for conjunct, sql in zip(conjuncts, self.conjunction(conjuncts, scope), strict=True):
-            (kept if kind == "forall" or _mentions(conjunct, variables) else hoisted).append(sql)
+            (kept if kind == "forall" or names_read(conjunct) & variables else hoisted).append(sql)
         condition = "(" + " and ".join(kept or ["true"]) + ")"
         froms = " cross join ".join(src.source() for src in sources)
         where = [w for src in sources for w in src.where]
@@ -483,12 +480,23 @@ class Expressions:
         return self.error(node, f"{name.upper()} is not supported yet")
 
 
-def _mentions(node, names: set[str]) -> bool:
-    """Whether expression ``node`` reads a name of ``names`` (lower case) anywhere in it."""
-    return any(
-        isinstance(token, lark.Token) and token.type == "NAME" and token.lower() in names
-        for token in (node.scan_values(lambda _: True) if isinstance(node, lark.Tree) else [node])
-    )
+def conjuncts_of(node) -> list:
+    """The top-level operands of a conjunction (the node itself if it is none)."""
+    if isinstance(node, lark.Tree) and node.data == "and_expr":
+        return [c for child in node.children for c in conjuncts_of(child)]
+    return [node]
+
+
+def names_read(node) -> set[str]:
+    """The names (lower case) that expression ``node`` reads: of objects, variables,
+    parameters and classes, not of attributes (``r.CalledFunc.Name`` reads ``r``)."""
+    if isinstance(node, lark.Token):
+        return set()
+    if node.data == "name":
+        return {str(node.children[0]).lower()}
+    if node.data == "attribute":
+        return names_read(node.children[0])
+    return {x for c in node.children for x in names_read(c)}
 
 
 def _typeof_test(node) -> tuple | None:

@@ -13,7 +13,7 @@ import lark
 from . import metaproperties
 from .declarations import PropertyDef, Specification, definition
 from .entries import jinja
-from .expressions import Expressions
+from .expressions import Expressions, conjuncts_of, names_read
 from .model import PRIMITIVES, DataModel, SetOf
 from .readings import mpi_functions
 from .values import ERROR, Val, sql_string
@@ -125,7 +125,7 @@ class _PropertyQuery:
         for cond in conditions.children:
             texts = {
                 self.spec.source(c): c
-                for c in _conjuncts(cond.children[-1])
+                for c in conjuncts_of(cond.children[-1])
                 if _is_context_guard(c, contexts, self.model)
             }
             common = texts if common is None else {t: c for t, c in common.items() if t in texts}
@@ -295,13 +295,6 @@ def _merged(rows: list[str], valued: str | None) -> str:
     )
 
 
-def _conjuncts(node) -> list:
-    """The top-level operands of a conjunction (the node itself if it is none)."""
-    if isinstance(node, lark.Tree) and node.data == "and_expr":
-        return [c for child in node.children for c in _conjuncts(child)]
-    return [node]
-
-
 def _is_context_guard(node, contexts: set, model: DataModel) -> bool:
     """A test of what the context is, not of what was measured there: it reads only
     context parameters, their attributes (r.CalledFunc.Name), typeof, literals and names
@@ -324,18 +317,9 @@ def _is_context_guard(node, contexts: set, model: DataModel) -> bool:
             return all(static(c) for c in n.children[1].children)
         return False
 
-    def names(n) -> set:
-        if isinstance(n, lark.Token):
-            return set()
-        if n.data == "name":
-            return {str(n.children[0]).lower()}
-        if n.data == "attribute":
-            return names(n.children[0])
-        return {x for c in n.children for x in names(c)}
-
     if not (isinstance(node, lark.Tree) and static(node)):
         return False
-    read = names(node)
+    read = names_read(node)
     return bool(read & contexts) and all(
         n in contexts or n in model.classes or n in model.enum_values or n in mpi_functions(lower=True) for n in read
     )
