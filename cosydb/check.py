@@ -1,8 +1,10 @@
 """The one check command: ``cosydb-check [--fix] [--all] [pytest arguments]``.
 
-Runs in the repository root (the working directory) ruff (lint), ruff format (check), sqlfluff (lint of sql/, reports/
-and properties/, configured in .sqlfluff) and then pytest (which also regenerates the
-documents of docs/ and fails on drift). Exits non-zero if any step fails; all steps run.
+Runs in the repository root (the working directory) ruff (lint), ruff format (check), then
+pytest (which also regenerates the documents of docs/ and fails on drift) with sqlfluff
+(lint of sql/, reports/ and properties/, configured in .sqlfluff) beside it at the lowest
+CPU priority, so that it takes the cores pytest leaves idle; sqlfluff's output follows
+pytest's. Exits non-zero if any step fails; all steps run.
 With ``--fix``: ruff --fix, ruff format, sqlfluff fix and the documents regenerated first.
 pytest runs the fast tier (pyproject's default marker expression); ``--all`` runs every tier:
 the tests that need a JVM (``spark``), a browser (``browser``) or the large trace (``large``) too.
@@ -11,8 +13,10 @@ the tests that need a JVM (``spark``), a browser (``browser``) or the large trac
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -26,6 +30,28 @@ def _run(name: str, command: list[str]) -> bool:
     ok = subprocess.run(command, cwd=ROOT).returncode == 0
     print(f"== {name}: {'ok' if ok else 'FAILED'} ({time.perf_counter() - started:.0f} s)", flush=True)
     return ok
+
+
+def _beside(name: str, command: list[str]):
+    """Start ``command`` at the lowest CPU priority with its output kept; returns a function
+    that waits for it, prints its output and says whether it passed (as ``_run``)."""
+    started = time.perf_counter()
+    print(f"== {name} (beside the next step): {' '.join(command)}", flush=True)
+    output = tempfile.TemporaryFile()
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT, preexec_fn=lambda: os.nice(19)
+    )
+
+    def finish() -> bool:
+        ok = process.wait() == 0
+        output.seek(0)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(output.read())
+        output.close()
+        print(f"== {name}: {'ok' if ok else 'FAILED'} ({time.perf_counter() - started:.0f} s)", flush=True)
+        return ok
+
+    return finish
 
 
 def regenerate_docs() -> None:
@@ -56,12 +82,10 @@ def main(argv: list[str] | None = None) -> int:
         _run("ruff fix", [ruff, "check", "--fix", "."])
         _run("ruff format", [ruff, "format", "."])
         _run("sqlfluff fix", [sqlfluff, "fix", "--processes", "2", *SQL])
-    results = [
-        _run("ruff", [ruff, "check", "."]),
-        _run("ruff format", [ruff, "format", "--check", "."]),
-        _run("sqlfluff", [sqlfluff, "lint", "--processes", "2", *SQL]),
-        _run("pytest", [_tool("pytest"), "-q", *pytest_args]),
-    ]
+    results = [_run("ruff", [ruff, "check", "."]), _run("ruff format", [ruff, "format", "--check", "."])]
+    sqlfluff_done = _beside("sqlfluff", [sqlfluff, "lint", "--processes", "2", *SQL])
+    results.append(_run("pytest", [_tool("pytest"), "-q", *pytest_args]))
+    results.append(sqlfluff_done())
     return 0 if all(results) else 1
 
 
