@@ -223,12 +223,26 @@ def _parquet_schema(path: str) -> str | None:
 INTERPRETED_BELOW_EVENTS = 1_000_000
 
 
-def compile_for(spark, events: int) -> None:
-    """Set the session's code generation for ``events`` events: compiled, or interpreted
-    below ``INTERPRETED_BELOW_EVENTS``."""
+#: Below this many events, in local mode, every view computed (``kept``) is broadcast to the
+#: joins that read it. A computed view keeps its plan's size estimate, which for a join is
+#: its inputs' sizes multiplied (up to 10^74 bytes on scorep-barrier's views): Spark plans a
+#: shuffle for every join with it, and adaptive execution turns the join into a broadcast
+#: only after running that shuffle, a job more per join. A small trace's views are a few
+#: MB at most, and a local broadcast crosses no network. lulesh_hyb-8x2-small, local[2],
+#: warm JVM: load + report 110 -> 88 s (docs/scale-out.md).
+BROADCAST_VIEWS_BELOW_EVENTS = 1_000_000
+BROADCAST_VIEWS = "cosydb.broadcastViews"  # the session's setting that ``kept`` reads
+
+
+def size_for(spark, events: int) -> None:
+    """Set the session for ``events`` events: code generation (interpreted below
+    ``INTERPRETED_BELOW_EVENTS``) and, in local mode, whether ``kept`` broadcasts views
+    (below ``BROADCAST_VIEWS_BELOW_EVENTS``)."""
     interpreted = events < INTERPRETED_BELOW_EVENTS
     spark.conf.set("spark.sql.codegen.wholeStage", str(not interpreted).lower())
     spark.conf.set("spark.sql.codegen.factoryMode", "NO_CODEGEN" if interpreted else "FALLBACK")
+    local = local_cores(spark.sparkContext.master) is not None
+    spark.conf.set(BROADCAST_VIEWS, str(local and events < BROADCAST_VIEWS_BELOW_EVENTS).lower())
 
 
 def _events(experiments: list[tuple[int, Path]]) -> int:
@@ -285,7 +299,7 @@ def derive(
     from . import sqlviews
 
     register_experiments(spark, [(experiment_id, directory)], written)
-    compile_for(spark, _events([(experiment_id, directory)]))
+    size_for(spark, _events([(experiment_id, directory)]))
     objects = sqlviews.ordered(sqlviews.load_objects(), written)
     # the tables and the views they read: the other views are computed when read, by a report
     read_by_tables = sqlviews.read_by(objects, {obj.name for obj in objects if obj.is_table})
@@ -383,7 +397,7 @@ def evaluation_tables(spark, duck: duckdb.DuckDBPyConnection, experiments: list[
     """``SparkTables`` over the stored tables of ``experiments`` ((experiment_id, directory));
     ``duck``: a connection to the database's views file."""
     register_experiments(spark, experiments)
-    compile_for(spark, _events(experiments))
+    size_for(spark, _events(experiments))
     return SparkTables(spark, duck, _scalar_macros())
 
 
@@ -459,11 +473,14 @@ _TRANSLATED: dict[tuple, list] = {}
 def kept(frame, name: str):
     """``frame`` computed now into the executors' storage (memory, then disk) as view ``name``:
     later plans read its rows, not its plan (Spark does not reuse a cached plan inside a
-    recursive CTE, and analyses a stack of views again for every query)."""
+    recursive CTE, and analyses a stack of views again for every query); broadcast to the
+    joins that read it where the session says so (``size_for``)."""
     frame = frame.localCheckpoint(eager=True)
     # new column ids: the checkpoint keeps its plan's, and Spark (4.3) fails a UNION of two views
     # whose columns share ids ("key not found: a#0L"), as two views derived from a third can
     frame = frame.toDF(*frame.columns)
+    if frame.sparkSession.conf.get(BROADCAST_VIEWS, "false") == "true":
+        frame = frame.hint("broadcast")
     frame.createOrReplaceTempView(name)
     return frame
 

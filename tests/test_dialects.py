@@ -283,7 +283,7 @@ def test_models_on_spark_equal_duckdb(spark_session, tmp_path):
     db = tmp_path / "hybrid.cosydb"
     load(hybrid_run().write(tmp_path / "hybrid"), db)
     con = database.connect(db)
-    spark.compile_for(spark_session, spark.INTERPRETED_BELOW_EVENTS)  # as for a large trace: compiled
+    spark.size_for(spark_session, spark.INTERPRETED_BELOW_EVENTS)  # as for a large trace: compiled
     spark.register_experiments(spark_session, [(1, database.experiment_dirs(Path(db))[0])])
     objects = _objects()
     macros = _macros(objects)
@@ -365,6 +365,24 @@ def test_union_of_stored_views_derived_from_one_another_on_spark(spark_session):
 
 
 @pytest.mark.spark
+def test_a_small_traces_views_are_broadcast_to_the_joins_that_read_them(spark_session):
+    """A view computed (``kept``) for a trace below ``BROADCAST_VIEWS_BELOW_EVENTS`` is
+    broadcast to a join in the plan Spark starts from; for a larger trace the join is
+    Spark's own choice, a shuffle (the view's size estimated from its plan's join: 256 MB)."""
+    view = "select a.id as k, b.id as v from range(2000) as a join range(2000) as b on a.id = b.id"
+    joined = "select count(*) from test_joined as x join test_joined as y on x.k = y.v"
+    plans = {}
+    for events in (10, spark.BROADCAST_VIEWS_BELOW_EVENTS):
+        spark.size_for(spark_session, events)
+        spark.kept(spark_session.sql(view), "test_joined")
+        frame = spark_session.sql(joined)
+        plans[events] = frame._jdf.queryExecution().executedPlan().toString()
+        assert frame.collect()[0][0] == 2000
+    assert "BroadcastHashJoin" in plans[10] and "SortMergeJoin" not in plans[10]
+    assert "SortMergeJoin" in plans[spark.BROADCAST_VIEWS_BELOW_EVENTS]
+
+
+@pytest.mark.spark
 def test_parquet_schema_read_from_footers_is_the_one_spark_infers(spark_session, real_db):
     """The Spark schema of every stored table's files, read from a Parquet footer without a
     Spark job (``spark._parquet_schema``), is the schema Spark infers (unsigned integers widened)."""
@@ -430,14 +448,17 @@ def test_load_and_report_on_spark_equal_duckdb(spark_session, real_db, tmp_path,
     """``cosydb load --engine spark``: the readers run as Spark tasks and Spark SQL derives the
     model; ``cosydb report --engine spark``: Spark SQL evaluates the catalog. Every stored
     table (the model and the report) has the rows of a DuckDB load and report, with Spark's
-    expressions interpreted (as for these small traces), or ``compiled`` as for large ones
-    (on scorep-late_sender)."""
+    expressions interpreted (as for these small traces), or the report's ``compiled`` as for
+    large ones (on scorep-late_sender; the models compiled: test_models_on_spark_equal_duckdb)."""
     from cosydb.report import run
 
-    monkeypatch.setattr(spark, "INTERPRETED_BELOW_EVENTS", 0 if compiled else 10**12)
+    monkeypatch.setattr(spark, "INTERPRETED_BELOW_EVENTS", 10**12)
     theirs = real_db(trace)
     ours = tmp_path / "spark.cosydb"
     load(real_trace(trace), ours, engine="spark", spark_master="local[2]")
+    assert spark_session.conf.get("spark.sql.codegen.factoryMode") == "NO_CODEGEN"
+    if compiled:
+        monkeypatch.setattr(spark, "INTERPRETED_BELOW_EVENTS", 0)
     run(ours, threshold=0, engine_name="spark", spark_master="local[2]")
     assert spark_session.conf.get("spark.sql.codegen.factoryMode") == ("FALLBACK" if compiled else "NO_CODEGEN")
     run(theirs, threshold=0)
