@@ -18,7 +18,7 @@ from pathlib import Path
 import duckdb
 import pytest
 import sqlglot
-from conftest import COSYDB, SCALASCA_TRACES, real_trace
+from conftest import SCALASCA_TRACES, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, dialects, evaluator, spark, sqlviews, tables, templating
@@ -843,38 +843,50 @@ def _wait_for(ready, what: str, log: Path, seconds: float = 120) -> None:
         time.sleep(1)
 
 
+#: Runs the command line's commands given as JSON lists of arguments, one after the other in
+#: this process (as ``cosydb`` would, each in its own); stops at the first that fails.
+COMMANDS_IN_ONE_PROCESS = """
+import json, sys
+from cosydb.cli import app
+for arguments in json.loads(sys.argv[1]):
+    try:
+        app(arguments)
+    except SystemExit as done:
+        if done.code:
+            raise
+"""
+
+
 @pytest.mark.spark
 def test_cli_load_and_report_on_a_standalone_cluster_equal_duckdb(standalone_cluster, real_db, tmp_path):
     """The cluster commands of docs/scale-out.md, ``cosydb load/report --engine spark --spark-master
     spark://...``, on a standalone cluster whose executors are JVMs of their own (the
     readers' Python tasks run in the executors' Python workers): every stored table has the
-    rows of a DuckDB load and report."""
+    rows of a DuckDB load and report. Both commands run in one process, one application of
+    the cluster: the report's driver and executor are the load's, warm (a cold pair is
+    about a minute of JIT compiling)."""
     from cosydb.report import run
 
     master, worker_dir = standalone_cluster
     theirs = real_db("scorep-late_sender")
     ours = tmp_path / "cluster.cosydb"
     env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "SPARK_LOCAL_IP": "127.0.0.1"}
-    for command in (
-        ["load", str(real_trace("scorep-late_sender")), "--db", str(ours)],
-        ["report", str(ours), "--threshold", "0"],
-    ):
-        done = subprocess.run(
-            [
-                COSYDB,
-                *command,
-                "--engine",
-                "spark",
-                "--spark-master",
-                master,
-            ],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=900,
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-    assert len(list(worker_dir.glob("app-*"))) == 2  # the load's and the report's executors ran on the worker
+    cluster = ["--engine", "spark", "--spark-master", master]
+    commands = [
+        ["load", str(real_trace("scorep-late_sender")), "--db", str(ours), *cluster],
+        ["report", str(ours), "--threshold", "0", *cluster],
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", COMMANDS_IN_ONE_PROCESS, json.dumps(commands)],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.startswith("loaded 173 events from 4 locations"), done.stdout[:500]
+    assert len(list(worker_dir.glob("app-*"))) == 1  # the commands' executor ran on the worker
     run(theirs, threshold=0)
     _assert_stored_tables_equal(ours, theirs)
 
