@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -41,15 +42,19 @@ def _beside(name: str, command: list[str]):
     process = subprocess.Popen(
         command, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT, preexec_fn=lambda: os.nice(19)
     )
+    ended = []  # when it ended, not when the next step did
+    waiter = threading.Thread(target=lambda: ended.append((process.wait(), time.perf_counter())), daemon=True)
+    waiter.start()
 
     def finish() -> bool:
-        ok = process.wait() == 0
+        waiter.join()
+        code, at = ended[0]
         output.seek(0)
         sys.stdout.flush()
         sys.stdout.buffer.write(output.read())
         output.close()
-        print(f"== {name}: {'ok' if ok else 'FAILED'} ({time.perf_counter() - started:.0f} s)", flush=True)
-        return ok
+        print(f"== {name}: {'ok' if code == 0 else 'FAILED'} ({at - started:.0f} s)", flush=True)
+        return code == 0
 
     return finish
 

@@ -227,9 +227,10 @@ INTERPRETED_BELOW_EVENTS = 1_000_000
 #: joins that read it. A computed view keeps its plan's size estimate, which for a join is
 #: its inputs' sizes multiplied (up to 10^74 bytes on scorep-barrier's views): Spark plans a
 #: shuffle for every join with it, and adaptive execution turns the join into a broadcast
-#: only after running that shuffle, a job more per join. A small trace's views are a few
-#: MB at most, and a local broadcast crosses no network. lulesh_hyb-8x2-small, local[2],
-#: warm JVM: load + report 110 -> 88 s (docs/scale-out.md).
+#: only after running that shuffle, a job more per join. A small trace's views are small
+#: (lulesh_hyb-8x2-small's, 321k events: 13 MB the largest by Spark's row sizes), and a
+#: local broadcast crosses no network. lulesh_hyb-8x2-small, local[2], warm JVM: load +
+#: report 110 -> 88 s (docs/scale-out.md).
 BROADCAST_VIEWS_BELOW_EVENTS = 1_000_000
 BROADCAST_VIEWS = "cosydb.broadcastViews"  # the session's setting that ``kept`` reads
 
