@@ -15,7 +15,9 @@
 -- MPI_IRECV_REQUEST with its request id before an MPI_IRECV).
 -- *_call_enter_seq: seq of the call's Enter; *_time raw ticks.
 {{ config(materialized='table', partitioned=true) }}
-{%- set call_columns = ['enter_seq', 'region_id', 'callpath_id', 'enter_time', 'leave_time'] %}
+{%- set call_types = {'enter_seq': 'bigint', 'region_id': 'integer', 'callpath_id': 'bigint',
+                      'enter_time': 'ubigint', 'leave_time': 'ubigint'} %}
+{%- set call_columns = call_types.keys() | list %}
 -- The point-to-point and request events, each with the call holding it.
 with mpi_events as (
     select
@@ -72,18 +74,26 @@ numbered as (
     from p2p
 ),
 
+-- Each side is its own branch of one union (no join back to numbered): a send
+-- has NULL post_* columns, a receive NULL complete_* columns.
 -- An Isend completes at the first MPI_ISEND_COMPLETE with its request id
 -- after it; an MPI_Send (or an Isend never completed) completes itself.
-send_completions as (
+sends as (
     select
-        s.experiment_id,
-        s.location_id,
-        s.seq,
+        s.experiment_id, s.location_id, s.seq, s.type, s.time, s.comm_id, s.partner_location_id, s.tag,
+        s.msg_bytes, s.fifo_index,
+        {%- for col in call_columns %}
+        s.call_{{ col }},
+        {%- endfor %}
         coalesce(c.seq, s.seq) as complete_seq,
         coalesce(c.time, s.time) as complete_time,
         {%- for col in call_columns %}
         case when c.seq is null then s.call_{{ col }} else c.call_{{ col }} end
-            as complete_call_{{ col }}{{ ',' if not loop.last }}
+            as complete_call_{{ col }},
+        {%- endfor %}
+        null::bigint as post_seq,
+        {%- for col in call_columns %}
+        null::{{ call_types[col] }} as post_call_{{ col }}{{ ',' if not loop.last }}
         {%- endfor %}
     from (select * from numbered where type in ('MPI_SEND', 'MPI_ISEND')) as s
     asof left join (select * from requests where type = 'MPI_ISEND_COMPLETE') as c
@@ -95,11 +105,18 @@ send_completions as (
 
 -- An Irecv was posted by the last MPI_IRECV_REQUEST with its request id
 -- before it; an MPI_Recv (or an Irecv without request) posts itself.
-receive_posts as (
+receives as (
     select
-        r.experiment_id,
-        r.location_id,
-        r.seq,
+        r.experiment_id, r.location_id, r.seq, r.type, r.time, r.comm_id, r.partner_location_id, r.tag,
+        r.msg_bytes, r.fifo_index,
+        {%- for col in call_columns %}
+        r.call_{{ col }},
+        {%- endfor %}
+        null::bigint as complete_seq,
+        null::ubigint as complete_time,
+        {%- for col in call_columns %}
+        null::{{ call_types[col] }} as complete_call_{{ col }},
+        {%- endfor %}
         coalesce(q.seq, r.seq) as post_seq,
         {%- for col in call_columns %}
         case when q.seq is null then r.call_{{ col }} else q.call_{{ col }} end
@@ -113,21 +130,6 @@ receive_posts as (
         and r.seq > q.seq
 )
 
-select
-    n.experiment_id, n.location_id, n.seq, n.type, n.time, n.comm_id, n.partner_location_id, n.tag,
-    n.msg_bytes, n.fifo_index,
-    {%- for col in call_columns %}
-    n.call_{{ col }},
-    {%- endfor %}
-    sc.complete_seq,
-    sc.complete_time,
-    {%- for col in call_columns %}
-    sc.complete_call_{{ col }},
-    {%- endfor %}
-    rp.post_seq,
-    {%- for col in call_columns %}
-    rp.post_call_{{ col }}{{ ',' if not loop.last }}
-    {%- endfor %}
-from numbered as n
-left join send_completions as sc using (experiment_id, location_id, seq)
-left join receive_posts as rp using (experiment_id, location_id, seq)
+select * from sends
+union all
+select * from receives
