@@ -127,35 +127,44 @@ waits as (
     {{- '\n    union all' if not loop.last }}
     {%- endfor %}
 ),
-{#- categories that sum their sub-metrics (sums: children), sub-metrics first #}
-{%- for entry in metrics | reverse if entry.sums_children %}
-
-sum_{{ entry.name }} as (
-    select '{{ entry.name }}' as metric, callpath_id, location_id, sum(inclusive) as inclusive
-    from (
-        select * from waits
-        where metric in (
-            {%- for child in metrics if child.parent == entry.name and child.kind == 'property' -%}
-            '{{ child.name }}'{{ ', ' if not loop.last }}
-            {%- else %}null{% endfor -%}
-        )
-        {%- for child in metrics if child.parent == entry.name and child.sums_children %}
-        union all
-        select * from sum_{{ child.name }}
-        {%- endfor %}
-    )
-    group by all
-),
+{#- the properties a category that sums its sub-metrics (sums: children) adds up: its
+    property children and, through its summing sub-categories, theirs #}
+{%- macro summed_properties(category) -%}
+    {%- for child in metrics if child.parent == category -%}
+        {%- if child.kind == 'property' %} {{ child.name }}{% endif -%}
+        {%- if child.sums_children %}{{ summed_properties(child.name) }}{% endif -%}
+    {%- endfor -%}
+{%- endmacro %}
+{%- set members = [] %}
+{%- for entry in metrics if entry.sums_children %}
+    {%- for name in summed_properties(entry.name).split() %}
+        {%- set _ = members.append((entry.name, name)) %}
+    {%- endfor %}
 {%- endfor %}
+
+-- a category that sums its sub-metrics: the sum of its properties' values (one
+-- aggregation for every such category, not one per category)
+sums as (
+    {%- if members %}
+    select m.category as metric, w.callpath_id, w.location_id, sum(w.inclusive) as inclusive
+    from waits as w
+    join (values
+        {%- for category, name in members %}
+        ('{{ category }}', '{{ name }}'){{ ',' if not loop.last }}
+        {%- endfor %}
+    ) as m (category, property) on w.metric = m.property
+    group by all
+    {%- else %}
+    select * from waits where false
+    {%- endif %}
+),
 
 cube as (
     select * from categories
     union all
     select * from waits
-    {%- for entry in metrics if entry.sums_children %}
     union all
-    select * from sum_{{ entry.name }}
-    {%- endfor %}
+    select * from sums
 ),
 
 children as (
