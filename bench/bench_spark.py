@@ -174,7 +174,9 @@ def bench_trace(anchor: Path, workdir: Path, master: str) -> dict:
     top = sorted(entries.items(), key=lambda kv: -kv[1]["wall_s"])[:8]
     print(
         f"report         : {len(entries)} entries, {sum(v['wall_s'] for v in entries.values()):.2f} s in "
-        f"their jobs; costliest: " + ", ".join(f"{n} {v['wall_s']:.2f} s" for n, v in top)
+        f"their jobs; costliest: "
+        + ", ".join(f"{n} {v['wall_s']:.2f} s" for n, v in top)
+        + f"; the rows read back (cosydb query) {report_jobs.get('cosydb query', {}).get('wall_s', 0.0):.2f} s"
     )
     return dict(
         trace=label,

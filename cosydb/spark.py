@@ -5,6 +5,7 @@ experiment's Parquet files as Spark views, on which the Spark SQL of ``sql/``
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
@@ -271,15 +272,13 @@ def job_runner(spark):
     """A ``runner(function, jobs, died)`` for the trace readers: each job a Spark task."""
 
     def run(function, jobs, died):
-        spark.sparkContext.setJobDescription("cosydb decode")
         try:
-            results = spark.sparkContext.parallelize([(function, j) for j in jobs], len(jobs)).map(_task).collect()
+            with described(spark, "cosydb decode"):
+                results = spark.sparkContext.parallelize([(function, j) for j in jobs], len(jobs)).map(_task).collect()
         except Exception as error:  # a task that Spark gave up on (its executor lost, ...)
             if _from_spark(error):
                 raise died(jobs[0], f"Spark: {_root_cause(error)}") from None
             raise
-        finally:
-            spark.sparkContext.setJobDescription(None)
         for job, (status, value) in zip(jobs, results):
             if status == "error":
                 where, problem = value
@@ -287,6 +286,18 @@ def job_runner(spark):
         return [value for _, value in results]
 
     return run
+
+
+@contextlib.contextmanager
+def described(spark, text: str):
+    """The Spark jobs started inside are described as ``text`` (the job description of Spark's
+    UI and event log, by which bench/bench_spark.py sums a model's or an entry's jobs), and
+    the jobs after it as nothing."""
+    spark.sparkContext.setJobDescription(text)
+    try:
+        yield
+    finally:
+        spark.sparkContext.setJobDescription(None)
 
 
 def derive(
@@ -316,17 +327,17 @@ def derive(
         if obj.kind == "macro" or obj.name not in read_by_tables:
             continue  # scalar macros are inlined, table macros are helpers of the DuckDB shell
         say(f"deriving {obj.name} on Spark")
-        spark.sparkContext.setJobDescription(f"cosydb derive {obj.name}")
         started = time.perf_counter()
         try:
-            frame = query(spark, obj.sql, where, macros, obj.name)
-            if not obj.is_table:
-                kept(frame, obj.name)
-                seconds[f"derive:{obj.name}"] = time.perf_counter() - started
-                continue
-            types = {row[0]: row[1] for row in duck.execute(f"DESCRIBE {obj.sql}").fetchall()}
-            stored = _cast(frame, types).drop("experiment_id")
-            stored.write.parquet(str(derived[obj.name].path(directory)))
+            with described(spark, f"cosydb derive {obj.name}"):
+                frame = query(spark, obj.sql, where, macros, obj.name)
+                if not obj.is_table:
+                    kept(frame, obj.name)
+                    seconds[f"derive:{obj.name}"] = time.perf_counter() - started
+                    continue
+                types = {row[0]: row[1] for row in duck.execute(f"DESCRIBE {obj.sql}").fetchall()}
+                stored = _cast(frame, types).drop("experiment_id")
+                stored.write.parquet(str(derived[obj.name].path(directory)))
         except Exception as error:
             raise _failed(error, where) from None
         register_experiments(spark, [(experiment_id, directory)], {obj.name}, {obj.name: stored.schema})
@@ -351,10 +362,10 @@ class SparkTables:
         columns = self._bound(sql, params, where)
         definition = ", ".join(f'"{c}" {t}' for c, t in columns.items())
         self.duck.execute(f"CREATE OR REPLACE TEMP TABLE {name} ({definition})")
-        self.spark.sparkContext.setJobDescription(f"cosydb report {name}")
         try:
-            frame = _cast(query(self.spark, engine_sql or sql, where, self.macros, name, params), columns)
-            kept(frame, name)
+            with described(self.spark, f"cosydb report {name}"):
+                frame = _cast(query(self.spark, engine_sql or sql, where, self.macros, name, params), columns)
+                kept(frame, name)
         except Exception as error:
             raise _failed(error, where) from None
 
@@ -372,7 +383,8 @@ class SparkTables:
     def arrow(self, sql: str, params: dict):
         columns = self._bound(sql, params, "query")
         try:
-            return _cast(query(self.spark, sql, "query", self.macros, "query", params), columns).toArrow()
+            with described(self.spark, "cosydb query"):
+                return _cast(query(self.spark, sql, "query", self.macros, "query", params), columns).toArrow()
         except Exception as error:
             raise _failed(error, "query") from None
 
