@@ -335,6 +335,10 @@ _LOADED: dict[tuple, dict[str, Property]] = {}
 _KEPT = 8
 
 
+#: An entry's name, which the templates write into SQL as a view name and a string literal.
+_ENTRY_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 def _load(files: list[tuple[Path, list[Path]]]) -> dict[str, Property]:
     raw: dict[str, tuple[dict, str, Path, Path]] = {}
     asl_read: list[Path] = []  # the ASL files read so far: a later one uses their definitions
@@ -349,6 +353,8 @@ def _load(files: list[tuple[Path, list[Path]]]) -> dict[str, Property]:
             else:
                 entries = {path.stem: _read(path)}
             for name, (header, body) in entries.items():
+                if not _ENTRY_NAME.fullmatch(name):
+                    raise CosyError(path, f"'{name}' is not an entry name (a letter or _, then letters, digits, _)")
                 if name in raw:
                     raise CosyError(path, f"property '{name}' is already defined in {raw[name][2]}")
                 raw[name] = (header, body, path, root)

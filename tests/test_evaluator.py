@@ -187,6 +187,12 @@ def test_bad_property_files_are_reported_with_their_path(tmp_path):
         expected = r"broken.sql: wait_state: true, \{class: its delay class.*\{completion: true\}$"
         with pytest.raises(CosyError, match=expected):
             catalog.load([tmp_path / "props"])
+    (bad / "broken.sql").unlink()
+    for stem in ("it's", "2nd_sender", "late sender", "late-sender"):
+        (bad / f"{stem}.sql").write_text(header + "---#}\nselect 1")
+        with pytest.raises(CosyError, match=rf"{re.escape(stem)}.sql: '{re.escape(stem)}' is not an entry name"):
+            catalog.load([tmp_path / "props"])
+        (bad / f"{stem}.sql").unlink()
 
 
 def test_like_takes_the_header_of_another_entry(tmp_path):
