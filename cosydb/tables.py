@@ -272,6 +272,7 @@ _TABLES = [
                 column("callpath_def_id", _I32, "the definition's OTF2 id"),
                 column("parent_def_id", _I32, "the parent call path's callpath_def_id; null for a root"),
                 column("region_id", _I32, "the called region (regions.region_id)"),
+                column("region_ids", pa.list_(_I32), "the regions from the root down, region_id last"),
             ]
         ),
     ),

@@ -22,6 +22,20 @@ def _ref(obj):
     return None if obj is None else obj._ref
 
 
+def _region_path(callpath, known: dict[int, list[int]]) -> list[int]:
+    """The regions of an OTF2 CALLPATH definition from the root down, its own last
+    (``known``: the paths found so far, by definition id; a walk up stops at one)."""
+    chain = []
+    node = callpath
+    while node is not None and node._ref not in known:
+        chain.append(node)
+        node = node.parent
+    path = known[node._ref] if node is not None else []
+    for node in reversed(chain):
+        path = known[node._ref] = [*path, _ref(node.region)]
+    return path
+
+
 def _enum(value):
     """Enum member name, e.g. ``CollectiveOp.BCAST`` -> ``BCAST``; flags joined by ``|``
     (``DYNAMIC|PHASE``); ``CODE_<n>`` for a value OTF2 does not know (see :func:`_unknown_enums`)."""
@@ -174,8 +188,15 @@ def read_definitions(defs, warnings: list | None = None) -> dict[str, list[dict]
         )
         for r in defs.regions
     ]
+    region_paths: dict[int, list[int]] = {}
     callpath_definitions = [
-        dict(callpath_def_id=c._ref, parent_def_id=_ref(c.parent), region_id=_ref(c.region)) for c in defs.callpaths
+        dict(
+            callpath_def_id=c._ref,
+            parent_def_id=_ref(c.parent),
+            region_id=_ref(c.region),
+            region_ids=_region_path(c, region_paths),
+        )
+        for c in defs.callpaths
     ]
     groups, group_members = [], []
     for g in defs.groups:

@@ -2,7 +2,9 @@
 -- the region instances of a trace or the call-tree nodes of a profile.
 -- path is the region names from the root down joined by '/', e.g.
 -- 'prog/main/solver/MPI_Recv'; callpath_id numbers the paths of an
--- experiment in path order; depth 1 is a root.
+-- experiment in path order; depth 1 is a root. ancestor_ids is the path's
+-- call paths from the root down, itself last (ancestor_ids[depth] =
+-- callpath_id): callpath_ancestors unnests it, no walk up the tree.
 {{ config(materialized='table') }}
 with recursive distinct_paths as materialized (
     select distinct experiment_id, path_hash, parent_hash, region_id
@@ -21,7 +23,8 @@ named as (
         p.parent_hash,
         p.region_id,
         1 as depth,
-        r.name as path
+        r.name as path,
+        [p.path_hash] as ancestor_hashes
     from distinct_paths as p
     join {{ ref('regions') }} as r
         on p.experiment_id = r.experiment_id and p.region_id = r.region_id
@@ -35,7 +38,8 @@ named as (
         p.parent_hash,
         p.region_id,
         n.depth + 1 as depth,
-        n.path || '/' || r.name as path
+        n.path || '/' || r.name as path,
+        list_append(n.ancestor_hashes, p.path_hash) as ancestor_hashes
     from distinct_paths as p
     join named as n
         on p.experiment_id = n.experiment_id and p.parent_hash = n.path_hash
@@ -48,6 +52,24 @@ numbered as (
         *,
         row_number() over (partition by experiment_id order by path) as callpath_id
     from named
+),
+
+ancestor_hashes as (
+    select experiment_id, path_hash, unnest(ancestor_hashes) as ancestor_hash
+    from numbered
+),
+
+-- each path's ancestors (a root first) as their callpath_ids
+ancestry as (
+    select
+        h.experiment_id,
+        h.path_hash,
+        list(a.callpath_id order by a.depth) as ancestor_ids
+    from ancestor_hashes as h
+    join numbered as a
+        on h.experiment_id = a.experiment_id
+        and h.ancestor_hash = a.path_hash
+    group by h.experiment_id, h.path_hash
 )
 
 select
@@ -57,8 +79,12 @@ select
     child.region_id,
     child.depth,
     child.path,
-    child.path_hash
+    child.path_hash,
+    ancestry.ancestor_ids
 from numbered as child
 left join numbered as parent
     on child.experiment_id = parent.experiment_id
     and child.parent_hash = parent.path_hash
+join ancestry
+    on child.experiment_id = ancestry.experiment_id
+    and child.path_hash = ancestry.path_hash

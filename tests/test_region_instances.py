@@ -1,8 +1,11 @@
 """Region instances, enterptr and call paths against constructed timings."""
 
+from types import SimpleNamespace as Node
+
 import pytest
 from conftest import load_built, rows
 from cosydb.fixtures.generator import TraceBuilder
+from cosydb.loaders.otf2_definitions import _region_path
 
 
 def nested_run():
@@ -54,6 +57,20 @@ def test_callpath_tree(tmp_path):
     assert paths["prog/main/solve/work/work"]["depth"] == 5
     ids = [r["callpath_id"] for r in paths.values()]
     assert sorted(ids) == list(range(1, len(ids) + 1))
+    # ancestor_ids: the path's prefixes from the root down, itself last
+    by_path = {path: r["callpath_id"] for path, r in paths.items()}
+    for path, r in paths.items():
+        names = path.split("/")
+        assert r["ancestor_ids"] == [by_path["/".join(names[:k])] for k in range(1, len(names) + 1)], path
+    pairs = rows(con, "SELECT * FROM callpath_ancestors")
+    pairs = {(r["ancestor_id"], r["descendant_id"]): r["distance"] for r in pairs}
+    expected = {
+        (by_path[a], by_path[d]): d.count("/") - a.count("/")
+        for d in paths
+        for a in paths
+        if (d + "/").startswith(a + "/")
+    }
+    assert pairs == expected and pairs[(by_path["prog"], by_path["prog/main/solve/work/work"])] == 4
 
 
 def test_enterptr_follows_the_seed_definition(tmp_path):
@@ -166,3 +183,20 @@ def test_unbalanced_regions_pair_by_level_and_keep_their_callers(tmp_path):
         (ranks[1], "region entered but never left"): 2,  # prog, main
         (ranks[1], "Leave of a region other than the innermost open one"): 1,  # G
     }
+
+
+def test_a_callpath_definitions_regions_are_its_chain_from_the_root():
+    """callpath_definitions.region_ids: the regions of the definition's parent chain, root
+    first, whatever the order in which the definitions come (a child before its parent)."""
+
+    def region(ref):
+        return Node(_ref=ref)
+
+    root = Node(_ref=0, parent=None, region=region(7))
+    solve = Node(_ref=1, parent=root, region=region(3))
+    work = Node(_ref=2, parent=solve, region=region(5))
+    again = Node(_ref=3, parent=work, region=region(5))
+    other = Node(_ref=4, parent=root, region=region(5))
+    known = {}
+    got = {n._ref: _region_path(n, known) for n in (again, other, root, work, solve)}
+    assert got == {0: [7], 1: [7, 3], 2: [7, 3, 5], 3: [7, 3, 5, 5], 4: [7, 5]}
