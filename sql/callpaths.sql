@@ -2,7 +2,8 @@
 -- the region instances of a trace or the call-tree nodes of a profile.
 -- path is the region names from the root down joined by '/', e.g.
 -- 'prog/main/solver/MPI_Recv'; callpath_id numbers the paths of an
--- experiment in path order; depth 1 is a root. ancestor_ids is the path's
+-- experiment in path order (two paths of regions of the same names in the
+-- order of their hashes); depth 1 is a root. ancestor_ids is the path's
 -- call paths from the root down, itself last (ancestor_ids[depth] =
 -- callpath_id): callpath_ancestors unnests it, no walk up the tree.
 {{ config(materialized='table') }}
@@ -50,11 +51,12 @@ named as (
 numbered as (
     select
         *,
-        row_number() over (partition by experiment_id order by path) as callpath_id
+        row_number() over (partition by experiment_id order by path, path_hash) as callpath_id
     from named
 ),
 
-ancestor_hashes as (
+-- one row per (path, ancestor's hash)
+ancestor_rows as (
     select experiment_id, path_hash, unnest(ancestor_hashes) as ancestor_hash
     from numbered
 ),
@@ -65,7 +67,7 @@ ancestry as (
         h.experiment_id,
         h.path_hash,
         list(a.callpath_id order by a.depth) as ancestor_ids
-    from ancestor_hashes as h
+    from ancestor_rows as h
     join numbered as a
         on h.experiment_id = a.experiment_id
         and h.ancestor_hash = a.path_hash
