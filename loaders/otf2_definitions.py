@@ -24,10 +24,14 @@ def _ref(obj):
 
 def _region_path(callpath, known: dict[int, list[int]]) -> list[int]:
     """The regions of an OTF2 CALLPATH definition from the root down, its own last
-    (``known``: the paths found so far, by definition id; a walk up stops at one)."""
-    chain = []
+    (``known``: the paths found so far, by definition id; a walk up stops at one). A parent
+    chain that comes back to itself raises :class:`DefinitionError`."""
+    chain, seen = [], set()
     node = callpath
     while node is not None and node._ref not in known:
+        if node._ref in seen:
+            raise DefinitionError(f"callpath {callpath._ref}: its chain of parents is circular")
+        seen.add(node._ref)
         chain.append(node)
         node = node.parent
     path = known[node._ref] if node is not None else []

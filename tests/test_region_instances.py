@@ -5,7 +5,7 @@ from types import SimpleNamespace as Node
 import pytest
 from conftest import load_built, rows
 from cosydb.fixtures.generator import TraceBuilder
-from cosydb.loaders.otf2_definitions import _region_path
+from cosydb.loaders.otf2_definitions import DefinitionError, _region_path
 
 
 def nested_run():
@@ -200,3 +200,9 @@ def test_a_callpath_definitions_regions_are_its_chain_from_the_root():
     known = {}
     got = {n._ref: _region_path(n, known) for n in (again, other, root, work, solve)}
     assert got == {0: [7], 1: [7, 3], 2: [7, 3, 5], 3: [7, 3, 5, 5], 4: [7, 5]}
+    # a corrupt archive whose parents come back round: an error, not an endless walk
+    first = Node(_ref=5, parent=None, region=region(1))
+    second = Node(_ref=6, parent=first, region=region(2))
+    first.parent = second
+    with pytest.raises(DefinitionError, match="callpath 6: its chain of parents is circular"):
+        _region_path(second, known)
