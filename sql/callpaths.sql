@@ -6,6 +6,8 @@
 -- order of their hashes); depth 1 is a root. ancestor_ids is the path's
 -- call paths from the root down, itself last (ancestor_ids[depth] =
 -- callpath_id): callpath_ancestors unnests it, no walk up the tree.
+-- region_ids is their regions (region_ids[depth] = region_id), as
+-- callpath_definitions lists a definition's.
 {{ config(materialized='table') }}
 with recursive distinct_paths as materialized (
     select distinct experiment_id, path_hash, parent_hash, region_id
@@ -25,7 +27,8 @@ named as (
         p.region_id,
         1 as depth,
         r.name as path,
-        [p.path_hash] as ancestor_hashes
+        [p.path_hash] as ancestor_hashes,
+        [p.region_id] as region_ids
     from distinct_paths as p
     join {{ ref('regions') }} as r
         on p.experiment_id = r.experiment_id and p.region_id = r.region_id
@@ -40,7 +43,8 @@ named as (
         p.region_id,
         n.depth + 1 as depth,
         n.path || '/' || r.name as path,
-        list_append(n.ancestor_hashes, p.path_hash) as ancestor_hashes
+        list_append(n.ancestor_hashes, p.path_hash) as ancestor_hashes,
+        list_append(n.region_ids, p.region_id) as region_ids
     from distinct_paths as p
     join named as n
         on p.experiment_id = n.experiment_id and p.parent_hash = n.path_hash
@@ -82,7 +86,8 @@ select
     child.depth,
     child.path,
     child.path_hash,
-    ancestry.ancestor_ids
+    ancestry.ancestor_ids,
+    child.region_ids
 from numbered as child
 left join numbered as parent
     on child.experiment_id = parent.experiment_id

@@ -8,27 +8,13 @@
 -- Reconstructed call paths follow the defined ones.
 -- Columns: callpath_id, pearl_order (0, 1, ... per experiment).
 
--- each call path's regions from the root down, as callpath_definitions
--- lists them (a call path's ancestors have distinct depths)
-with region_paths as (
-    select c.experiment_id, c.callpath_id, list(a.region_id order by a.depth) as region_ids
-    from (
-        select experiment_id, callpath_id, unnest(ancestor_ids) as ancestor_id
-        from {{ ref('callpaths') }}
-    ) as c
-    join {{ ref('callpaths') }} as a
-        on c.experiment_id = a.experiment_id
-        and c.ancestor_id = a.callpath_id
-    group by c.experiment_id, c.callpath_id
-),
-
 -- a defined call path is the call path of the same regions
-defined as (
-    select d.experiment_id, d.callpath_def_id, p.callpath_id
+with defined as (
+    select d.experiment_id, d.callpath_def_id, c.callpath_id
     from {{ ref('callpath_definitions') }} as d
-    join region_paths as p
-        on d.experiment_id = p.experiment_id
-        and d.region_ids = p.region_ids
+    join {{ ref('callpaths') }} as c
+        on d.experiment_id = c.experiment_id
+        and d.region_ids = c.region_ids
 ),
 
 first_enters as (

@@ -57,11 +57,12 @@ def test_callpath_tree(tmp_path):
     assert paths["prog/main/solve/work/work"]["depth"] == 5
     ids = [r["callpath_id"] for r in paths.values()]
     assert sorted(ids) == list(range(1, len(ids) + 1))
-    # ancestor_ids: the path's prefixes from the root down, itself last
+    # ancestor_ids and region_ids: the path's prefixes from the root down, itself last
     by_path = {path: r["callpath_id"] for path, r in paths.items()}
     for path, r in paths.items():
         names = path.split("/")
         assert r["ancestor_ids"] == [by_path["/".join(names[:k])] for k in range(1, len(names) + 1)], path
+        assert r["region_ids"] == [paths["/".join(names[:k])]["region_id"] for k in range(1, len(names) + 1)], path
     pairs = rows(con, "SELECT * FROM callpath_ancestors")
     pairs = {(r["ancestor_id"], r["descendant_id"]): r["distance"] for r in pairs}
     expected = {
