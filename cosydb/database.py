@@ -176,6 +176,19 @@ def _rebuild_hint(root: Path) -> str:
     return "rebuild it from its sources with " + "; ".join(commands)
 
 
+@contextlib.contextmanager
+def registered(con: duckdb.DuckDBPyConnection, **arrow_tables: pa.Table):
+    """Arrow tables visible on ``con`` under their keyword names inside the ``with`` block
+    (they shadow a view or table of that name on this connection), unregistered after it."""
+    for name, table in arrow_tables.items():
+        con.register(name, table)
+    try:
+        yield con
+    finally:
+        for name in arrow_tables:
+            con.unregister(name)
+
+
 def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyConnection:
     """Open the database at ``root``, rewriting its views file first if the directory moved or
     the sql/ definitions changed since it was written."""

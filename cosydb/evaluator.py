@@ -26,7 +26,6 @@ from pathlib import Path
 import duckdb
 import jinja2
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import catalog as catalog_mod
@@ -573,8 +572,7 @@ def _results(evaluation: Evaluation, threshold: float, rank_basis: str | None) -
     # they are, then named, flagged and sorted by DuckDB (on Spark, joining and sorting the
     # union there took jobs of 6.0-7.0 s on lulesh_hyb-8x2-small, reading it 2.2 s)
     rows = evaluation.table("\nUNION ALL\n".join(parts))
-    evaluation.con.register("cosydb_result_rows", rows)
-    try:
+    with database.registered(evaluation.con, cosydb_result_rows=rows):
         table = evaluation.query(
             f"""
             SELECT r.property, r.parent, r.kind, r.unit, r.callpath_id, c.path AS callpath,
@@ -593,13 +591,21 @@ def _results(evaluation: Evaluation, threshold: float, rank_basis: str | None) -
         """,
             {"p_threshold": threshold},
         ).to_arrow_table()
-    finally:
-        evaluation.con.unregister("cosydb_result_rows")
     n = table.num_rows
     table = table.append_column("threshold", pa.array([threshold] * n, pa.float64()))
     table = table.append_column("rank_basis", pa.array([rank_basis] * n, pa.string()))
     table = table.append_column("evaluated_at", pa.array([evaluated_at] * n, pa.string()))
     return table.cast(tables.schema(database.RESULTS_TABLE))
+
+
+def rows_of(results: pa.Table, properties: list[str], keep: bool = True) -> pa.Table:
+    """The rows of ``results`` whose property is one of ``properties`` (``keep=False``: the
+    others). pyarrow.compute is imported here, not with the module: a report that filters no
+    rows does without its import (30-50 ms of a command)."""
+    import pyarrow.compute as pc
+
+    chosen = pc.is_in(results.column("property"), pa.array(properties, pa.string()))
+    return results.filter(chosen if keep else pc.invert(chosen))
 
 
 def _is_problem(row: str = "") -> str:
@@ -611,14 +617,11 @@ def _is_problem(row: str = "") -> str:
 def flag(con: duckdb.DuckDBPyConnection, results: pa.Table, threshold: float) -> pa.Table:
     """Stored ``property_results`` rows with ``is_problem`` and ``threshold`` for ``threshold``,
     as an evaluation at that threshold gives them, in their order."""
-    con.register("stored_results", results)
-    try:
+    with database.registered(con, stored_results=results):
         flagged = con.execute(
             f"SELECT * REPLACE ({_is_problem()} AS is_problem, $p_threshold AS threshold) FROM stored_results",
             {"p_threshold": threshold},
         ).to_arrow_table()
-    finally:
-        con.unregister("stored_results")
     return flagged.cast(tables.schema(database.RESULTS_TABLE))
 
 
@@ -650,7 +653,7 @@ def store(
             target = directory / f"{name}.parquet"
             if name == database.RESULTS_TABLE and replace_properties is not None and target.exists():
                 old = pq.read_table(target).cast(tables.schema(database.RESULTS_TABLE))
-                old = old.filter(pc.invert(pc.is_in(old.column("property"), pa.array(replace_properties, pa.string()))))
+                old = rows_of(old, replace_properties, keep=False)
                 kept = sorted(set(old.column("property").to_pylist()))
                 table = pa.concat_tables([old, table])
             _replace(directory, name, table)

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import duckdb
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import catalog as catalog_mod
@@ -146,7 +145,7 @@ def run(
             if catalog_mod.fingerprint(properties_dirs) != files:  # a file changed while it was read
                 made.identity = None
         results = made.tables[database.RESULTS_TABLE]
-        shown = results.filter(pc.is_in(results.column("property"), pa.array(selected))) if selected else results
+        shown = evaluator.rows_of(results, selected) if selected else results
         decided = decide(con, exp["experiment_id"], shown, made.tables[database.CATALOG_TABLE])
         phases = _phases(con, root, exp, decided["phases"])
         others = con.execute(
@@ -338,7 +337,7 @@ def _stored(
     except (OSError, pa.ArrowException):
         return None
     if replaced is not None:
-        rows = rows.filter(pc.is_in(rows.column("property"), pa.array(replaced, pa.string())))
+        rows = evaluator.rows_of(rows, replaced)
     results = evaluator.flag(con, rows, threshold)
     identity = tables.conform(database.EVALUATION_TABLE, [before])
     return _Made({database.RESULTS_TABLE: results, database.CATALOG_TABLE: catalog_table(catalog)}, replaced, identity)
@@ -423,15 +422,13 @@ def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table, parts=
         return table.add_column(0, "experiment_id", pa.array([experiment_id] * table.num_rows, pa.int64()))
 
     (threads,) = con.execute("SELECT current_setting('threads')").fetchone()
-    con.register(database.RESULTS_TABLE, with_experiment(results))
-    con.register(database.CATALOG_TABLE, with_experiment(catalog))
-    con.execute("SET threads = 1")
-    try:
-        made = {part: con.execute(DECISIONS[part]).to_arrow_table().to_pylist() for part in parts}
-    finally:
-        con.execute(f"SET threads = {int(threads)}")
-        con.unregister(database.RESULTS_TABLE)
-        con.unregister(database.CATALOG_TABLE)
+    stored = {database.RESULTS_TABLE: with_experiment(results), database.CATALOG_TABLE: with_experiment(catalog)}
+    with database.registered(con, **stored):
+        con.execute("SET threads = 1")
+        try:
+            made = {part: con.execute(DECISIONS[part]).to_arrow_table().to_pylist() for part in parts}
+        finally:
+            con.execute(f"SET threads = {int(threads)}")
     for row in made.get("rows", []):
         row["details"] = json.loads(row["details"]) if row["details"] else None
     if "not_evaluable" in made:
