@@ -201,6 +201,42 @@ first_revealed as (
     group by all
 ),
 
+-- The receives each counted instance needs, joined two relations at a time: every
+-- relation here shares location_id, and in one join of all of them DuckDB's join
+-- order may pair the two reads of receive_matches (500k rows on minife-16-large) on
+-- location_id alone. It did on a load of minife-16-large whose files held the same
+-- rows in another order (other Parquet statistics): over 100 s, then out of memory,
+-- where this takes 0.5 s. A materialized CTE is planned on its own.
+-- The counted instance (the push) with R', the receive that revealed the wrong order
+instances as materialized (
+    select p.*, c.match_pos
+    from counted as c
+    join pushes as p using (location_id, pos)
+),
+
+revealed_by as materialized (
+    select
+        i.*,
+        r.recv_seq as wo_recv_seq,
+        r.send_location_id as wo_send_location_id,
+        r.comm_id as wo_comm_id
+    from instances as i
+    join receive_matches as r on i.location_id = r.location_id and 2 * r.recv_seq = i.match_pos
+),
+
+-- per revealing receive its first revealed instance q and q's own receive R_q
+first_instances as materialized (
+    select fr.location_id, fr.match_pos, q.callpath_id, q.recv_seq
+    from first_revealed as fr
+    join pushes as q on fr.location_id = q.location_id and fr.first_pos = q.pos
+),
+
+first_receives as materialized (
+    select f.*, qr.comm_id, qr.send_location_id
+    from first_instances as f
+    join receive_matches as qr on f.location_id = qr.location_id and f.recv_seq = qr.recv_seq
+),
+
 -- MpiReceive_rep::getSource(): the sender's rank in the message's communicator
 -- (0 on MPI_COMM_SELF, which has no member rows)
 comm_ranks as (
@@ -208,18 +244,13 @@ comm_ranks as (
 )
 
 select
-    p.* exclude (pos),
-    r.recv_seq as wo_recv_seq,
-    r.send_location_id as wo_send_location_id,
-    q.callpath_id as lswo_callpath_id,
-    q.recv_seq as lswo_recv_seq,
+    w.* exclude (pos, match_pos, wo_recv_seq, wo_send_location_id, wo_comm_id),
+    w.wo_recv_seq,
+    w.wo_send_location_id,
+    f.callpath_id as lswo_callpath_id,
+    f.recv_seq as lswo_recv_seq,
     coalesce(qm.comm_rank, 0) = coalesce(rm.comm_rank, 0) as same_source
-from counted as c
-join pushes as p using (location_id, pos)
-join first_revealed as fr using (location_id, match_pos)
-join pushes as q on fr.location_id = q.location_id and fr.first_pos = q.pos
--- R' (the revealing receive) and the first revealed instance's own receive R_q
-join receive_matches as r on c.location_id = r.location_id and 2 * r.recv_seq = c.match_pos
-join receive_matches as qr on q.location_id = qr.location_id and q.recv_seq = qr.recv_seq
-left join comm_ranks as rm on r.comm_id = rm.comm_id and r.send_location_id = rm.location_id
-left join comm_ranks as qm on qr.comm_id = qm.comm_id and qr.send_location_id = qm.location_id
+from revealed_by as w
+join first_receives as f using (location_id, match_pos)
+left join comm_ranks as rm on w.wo_comm_id = rm.comm_id and w.wo_send_location_id = rm.location_id
+left join comm_ranks as qm on f.comm_id = qm.comm_id and f.send_location_id = qm.location_id
