@@ -8,6 +8,7 @@ import sys
 import tarfile
 from pathlib import Path
 
+import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
@@ -15,7 +16,7 @@ from cli_process import cosydb  # noqa: F401 - a cosydb command line forked from
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog as catalog_mod
-from cosydb import database
+from cosydb import database, tables
 from cosydb.loading import load
 
 TRACES = Path(__file__).resolve().parents[2] / "shared" / "traces"
@@ -305,6 +306,46 @@ def copy_of(db: Path, folder: Path) -> Path:
     copy = Path(shutil.copytree(db, folder / db.name))
     database.write_views(copy)
     return copy
+
+
+def differing_rows(con, ours: str, theirs: str, columns: list[str], doubles: set[str]) -> int:
+    """Rows of relations ``ours`` and ``theirs`` that differ, paired in the order of all
+    ``columns`` (doubles last): doubles within 1e-9 relative, the rest equal."""
+    columns = [c for c in columns if c not in doubles] + [c for c in columns if c in doubles]
+    listed = ", ".join(columns)
+    same = " and ".join(
+        f"((s.{c} is null and d.{c} is null) or abs(s.{c} - d.{c}) <= 1e-9 * greatest(abs(s.{c}), abs(d.{c})) + 1e-12)"
+        if c in doubles
+        else f"s.{c} is not distinct from d.{c}"
+        for c in columns
+    )
+    return con.execute(
+        f"""
+        with s as (select row_number() over (order by {listed}) as k, * from (select {listed} from {ours})),
+            d as (select row_number() over (order by {listed}) as k, * from (select {listed} from {theirs}))
+        select count(*) from s full join d using (k) where s.k is null or d.k is null or not ({same})
+        """
+    ).fetchone()[0]
+
+
+def assert_stored_tables_equal(ours: Path, theirs: Path) -> None:
+    """Every stored table of database ``ours`` has the rows of ``theirs``."""
+    con = duckdb.connect()
+    dirs = [database.experiment_dirs(Path(db))[0] for db in (ours, theirs)]
+    compared = 0
+    for name, table in tables.stored().items():
+        # property_evaluation records the engine that evaluated (spark, duckdb)
+        if name in ("experiments", "load_warnings", "property_evaluation") or not table.files(dirs[1]):
+            continue
+        ours_rel, theirs_rel = (f"read_parquet({[str(p) for p in table.files(d)]})" for d in dirs)
+        described = con.execute(f"describe select * from {theirs_rel}").fetchall()
+        # left out: hashes (an identity per engine), when a report ran, and its JSON details
+        # (the same numbers as value, printed to the last digit)
+        columns = [c for c, *_ in described if not c.endswith("_hash") and c not in ("evaluated_at", "details")]
+        doubles = {c for c, t, *_ in described if t == "DOUBLE"}
+        assert differing_rows(con, ours_rel, theirs_rel, columns, doubles) == 0, name
+        compared += 1
+    assert compared >= 40
 
 
 # pytest-xdist runs one worker per core: each worker's DuckDB uses one thread (cosydb's

@@ -18,7 +18,7 @@ from pathlib import Path
 import duckdb
 import pytest
 import sqlglot
-from conftest import SCALASCA_TRACES, real_trace
+from conftest import SCALASCA_TRACES, assert_stored_tables_equal, differing_rows, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, dialects, evaluator, spark, sqlviews, tables, templating
@@ -203,26 +203,6 @@ def spark_session():
     session.stop()
 
 
-def _differing_rows(con, ours: str, theirs: str, columns: list[str], doubles: set[str]) -> int:
-    """Rows of relations ``ours`` and ``theirs`` that differ, paired in the order of all
-    ``columns`` (doubles last): doubles within 1e-9 relative, the rest equal."""
-    columns = [c for c in columns if c not in doubles] + [c for c in columns if c in doubles]
-    listed = ", ".join(columns)
-    same = " and ".join(
-        f"((s.{c} is null and d.{c} is null) or abs(s.{c} - d.{c}) <= 1e-9 * greatest(abs(s.{c}), abs(d.{c})) + 1e-12)"
-        if c in doubles
-        else f"s.{c} is not distinct from d.{c}"
-        for c in columns
-    )
-    return con.execute(
-        f"""
-        with s as (select row_number() over (order by {listed}) as k, * from (select {listed} from {ours})),
-            d as (select row_number() over (order by {listed}) as k, * from (select {listed} from {theirs}))
-        select count(*) from s full join d using (k) where s.k is null or d.k is null or not ({same})
-        """
-    ).fetchone()[0]
-
-
 def hybrid_run() -> TraceBuilder:
     """2 ranks x 2 threads: an OpenMP region with a barrier and a lock, then a late send
     from rank 0 to rank 1, a barrier, an allreduce and a late receiver (every OpenMP and MPI
@@ -299,7 +279,7 @@ def test_models_on_spark_equal_duckdb(spark_session, tmp_path):
         assert con.execute(f"select count(*) from {files}").fetchone()[0] == rows, obj.name
         columns = [c for c in frame.columns if not c.endswith("_hash")]  # a hash: an identity per engine
         doubles = {f.name for f in frame.schema.fields if f.dataType.typeName() == "double"}
-        assert rows == 0 or _differing_rows(con, files, obj.name, columns, doubles) == 0, obj.name
+        assert rows == 0 or differing_rows(con, files, obj.name, columns, doubles) == 0, obj.name
         if not obj.is_table:  # as the DuckDB catalog: the views read Spark's own rows
             spark_session.read.parquet(str(written)).createOrReplaceTempView(obj.name)
         compared[obj.name] = rows
@@ -462,27 +442,7 @@ def test_load_and_report_on_spark_equal_duckdb(spark_session, real_db, tmp_path,
     run(ours, threshold=0, engine_name="spark", spark_master="local[2]")
     assert spark_session.conf.get("spark.sql.codegen.factoryMode") == ("FALLBACK" if compiled else "NO_CODEGEN")
     run(theirs, threshold=0)
-    _assert_stored_tables_equal(ours, theirs)
-
-
-def _assert_stored_tables_equal(ours: Path, theirs: Path) -> None:
-    """Every stored table of database ``ours`` has the rows of ``theirs``."""
-    con = duckdb.connect()
-    dirs = [database.experiment_dirs(Path(db))[0] for db in (ours, theirs)]
-    compared = 0
-    for name, table in tables.stored().items():
-        # property_evaluation records the engine that evaluated (spark, duckdb)
-        if name in ("experiments", "load_warnings", "property_evaluation") or not table.files(dirs[1]):
-            continue
-        ours_rel, theirs_rel = (f"read_parquet({[str(p) for p in table.files(d)]})" for d in dirs)
-        described = con.execute(f"describe select * from {theirs_rel}").fetchall()
-        # left out: hashes (an identity per engine), when a report ran, and its JSON details
-        # (the same numbers as value, printed to the last digit)
-        columns = [c for c, *_ in described if not c.endswith("_hash") and c not in ("evaluated_at", "details")]
-        doubles = {c for c, t, *_ in described if t == "DOUBLE"}
-        assert _differing_rows(con, ours_rel, theirs_rel, columns, doubles) == 0, name
-        compared += 1
-    assert compared >= 40
+    assert_stored_tables_equal(ours, theirs)
 
 
 def _property_results(db: Path, names: list[str]) -> str:
@@ -501,7 +461,7 @@ def _assert_results_equal(ours: Path, theirs: Path, names: list[str]) -> int:
     ours_rel, theirs_rel = _property_results(ours, names), _property_results(theirs, names)
     columns = ["property", "callpath_id", "region_id", "location_id", "condition_id", "condition", "status"]
     doubles = {"confidence", "severity", "value"}
-    assert _differing_rows(con, ours_rel, theirs_rel, columns + sorted(doubles), doubles) == 0
+    assert differing_rows(con, ours_rel, theirs_rel, columns + sorted(doubles), doubles) == 0
     evaluated = con.execute(f"select count(*) from {theirs_rel} where status = 'evaluated'").fetchone()[0]
     assert evaluated > 0
     return con.execute(f"select count(*) from {theirs_rel} where status = 'evaluated' and condition").fetchone()[0]
@@ -888,7 +848,7 @@ def test_cli_load_and_report_on_a_standalone_cluster_equal_duckdb(standalone_clu
     assert done.stdout.startswith("loaded 173 events from 4 locations"), done.stdout[:500]
     assert len(list(worker_dir.glob("app-*"))) == 1  # the commands' executor ran on the worker
     run(theirs, threshold=0)
-    _assert_stored_tables_equal(ours, theirs)
+    assert_stored_tables_equal(ours, theirs)
 
 
 def test_unknown_engine_is_a_one_line_error(tmp_path):
