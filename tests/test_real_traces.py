@@ -9,6 +9,7 @@ from conftest import LARGE, SCALASCA_TRACES, assert_stored_tables_equal, copy_of
 from cosydb.loaders.otf2_records import type_name
 
 from cosydb import database, tables
+from cosydb.loading import PARQUET_OPTIONS
 
 
 @pytest.fixture
@@ -98,7 +99,7 @@ def test_the_large_traces_report_does_not_depend_on_the_order_of_its_rows(real_d
         for path in table.files(directory):
             scratch = path.with_name(path.name + ".shuffled")
             rows_in_random_order = f"SELECT * FROM read_parquet('{path}') ORDER BY random()"
-            con.execute(f"COPY ({rows_in_random_order}) TO '{scratch}' (FORMAT parquet)")
+            con.execute(f"COPY ({rows_in_random_order}) TO '{scratch}' ({PARQUET_OPTIONS})")  # as a load writes
             scratch.replace(path)
             rewritten += 1
     assert rewritten >= 19
