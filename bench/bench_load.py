@@ -37,6 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import host_capacity  # bench/ is the script's directory
+
 HERE = Path(__file__).resolve().parent
 #: the cosydb command of the Python running the bench
 COSYDB = str(Path(sys.executable).with_name("cosydb"))
@@ -467,6 +469,7 @@ def main() -> None:
         "--scout-timeout", type=float, default=1800, help="seconds after which scout is stopped (default 1800)"
     )
     args = parser.parse_args()
+    print(host_capacity.line(), flush=True)  # before and after: a shared host changes
     args.workdir.mkdir(parents=True, exist_ok=True)
     if args.events is None:
         args.events = [] if args.real else [1_000_000, 10_000_000, 30_000_000]
@@ -480,6 +483,7 @@ def main() -> None:
         rows.append(bench_trace(anchor, args.workdir, args))
     if rows:
         summary(rows)
+    print(host_capacity.line())
 
 
 if __name__ == "__main__":

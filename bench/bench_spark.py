@@ -29,6 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import host_capacity  # noqa: E402
 from bench_load import _child, _peak_rss_mib, synthetic, unpacked  # noqa: E402
 
 
@@ -239,6 +240,7 @@ def main() -> None:
         help="the cluster to estimate a load + report for (default 1e10 events, 100 nodes x 32 cores, 1.25 GB/s)",
     )
     args = parser.parse_args()
+    print(host_capacity.line(), flush=True)  # before and after: a shared host changes
     args.workdir.mkdir(parents=True, exist_ok=True)
     anchors = [synthetic(args.workdir, events, args.ranks) for events in args.events]
     for path in args.real:
@@ -257,6 +259,7 @@ def main() -> None:
         )
     events, nodes, cores, network = args.estimate
     estimate(max(rows, key=lambda r: r["events"]), events, int(nodes), int(cores), network)
+    print(host_capacity.line())
 
 
 if __name__ == "__main__":
