@@ -2,10 +2,10 @@
 
     python bench/host_capacity.py
 
-A shared virtual machine's two cores need not do twice one core's work: on the project's
-machines two single-threaded jobs at once have each taken 1.0 to 1.5 times as long as one
-alone (docs/performance.md). Every ratio of a bench run (cosydb against scout, Spark against
-DuckDB, one worker against two) depends on it, so the benches print it beside their numbers.
+2.00 means two free cores; less, that something else is using them (at stop 59 a stray
+process holding one core made it 1.23-1.32, and every time measured then longer;
+docs/performance.md). Every time and ratio of a bench run (cosydb against scout, Spark
+against DuckDB) depends on it, so the benches print it before and after their numbers.
 The job is CPU-bound DuckDB work on one thread (a sum of hashes over a range), the same
 in every process.
 """

@@ -75,12 +75,19 @@ def open(path: str | os.PathLike) -> Database:  # noqa: A001 - cosydb.open, as t
     return Database(root)
 
 
-def load(source: str | os.PathLike, db: str | os.PathLike | None = None, **options) -> Database:
+def load(
+    source: str | os.PathLike | list[str | os.PathLike], db: str | os.PathLike | None = None, **options
+) -> Database:
     """Load the trace or profile ``source`` as a new experiment of ``db`` (default
     ``./<run>.cosydb``) and return the database; ``options`` as ``cosydb.loading.load``
-    (``name``, ``workers``, ``memory_limit``, ``threads``, ``progress``, ``encoding``)."""
-    with _user_errors(source):
-        loaded = loading.load(source, db, **options)
+    (``name``, ``workers``, ``memory_limit``, ``threads``, ``progress``, ``encoding``).
+    A list of sources: one experiment each, committed together (``cosydb.loading.load_runs``;
+    ``names`` instead of ``name``)."""
+    with _user_errors(source if not isinstance(source, list) else db or "load"):
+        if isinstance(source, list):
+            (loaded, *_) = loading.load_runs(source, db, **options)
+        else:
+            loaded = loading.load(source, db, **options)
     return Database(Path(loaded["db"]))
 
 

@@ -170,13 +170,16 @@ _SPARK_MASTER = typer.Option(
 
 @app.command()
 def load(
-    trace: Path = typer.Argument(
+    traces: list[Path] = typer.Argument(
         ...,
+        metavar="TRACE...",
         help="OTF2 anchor file (traces.otf2), OTF master file (NAME.otf), CUBE4 profile (profile.cubex) "
-        "or a run directory holding one (a trace first).",
+        "or a run directory holding one (a trace first); several: one experiment each, committed together.",
     ),
-    db: Path | None = typer.Option(None, "--db", help="Database directory (default: ./<run>.cosydb)."),
-    name: str | None = typer.Option(None, "--name", help="Experiment name (default: the run directory's name)."),
+    db: Path | None = typer.Option(None, "--db", help="Database directory (default: ./<first run>.cosydb)."),
+    name: str | None = typer.Option(
+        None, "--name", help="Experiment name, with one trace (default: the run directory's name)."
+    ),
     workers: int | None = typer.Option(
         None, "--workers", min=1, help="Reader processes (default: 2 for large traces)."
     ),
@@ -200,17 +203,20 @@ def load(
         "a byte that is not of it is shown escaped: \\xd2).",
     ),
 ):
-    """Load a trace or a profile as a new experiment.
+    """Load traces or profiles as new experiments (several: derived together, all committed or none).
 
-    Example: cosydb load run/traces.otf2 --db run.cosydb; cosydb load run/profile.cubex --db run.cosydb
+    Example: cosydb load run/traces.otf2 --db run.cosydb; cosydb load run/profile.cubex --db run.cosydb;
+    cosydb load run-8 run-16 run-32 --db scaling.cosydb
     """
-    from .loading import load as load_experiment
+    from .loading import load_runs
 
     def run_load(progress=None):
-        return load_experiment(
-            trace,
+        if name is not None and len(traces) > 1:
+            raise CosyError("--name", f"names one experiment: give it with one trace, not {len(traces)}")
+        return load_runs(
+            traces,
             db,
-            name,
+            [name] * len(traces),
             workers,
             memory_limit=memory_limit,
             threads=threads,
@@ -221,28 +227,34 @@ def load(
         )
 
     if quiet or not err.is_terminal:
-        meta = _guard(run_load)
+        metas = _guard(run_load)
     else:  # one line on the terminal that follows the phases, gone when the load ends
         with err.status("cosydb load") as status:
-            meta = _guard(lambda: run_load(lambda text: status.update(f"cosydb load: {text}")))
-    out.print(
-        names.printable(
-            f"loaded {meta['loaded']} from {meta['number_of_locations']} locations "
-            f"as experiment {meta['experiment_id']} '{meta['name']}' into {meta['db']}"
+            metas = _guard(lambda: run_load(lambda text: status.update(f"cosydb load: {text}")))
+    for meta in metas:
+        out.print(
+            names.printable(
+                f"loaded {meta['loaded']} from {meta['number_of_locations']} locations "
+                f"as experiment {meta['experiment_id']} '{meta['name']}' into {meta['db']}"
+            )
         )
-    )
-    if meta["warnings"]:
-        from .info import warning_text, warnings
+        if meta["warnings"]:
+            _print_warnings(meta)
 
-        def grouped():
-            con = database.connect(meta["db"])
-            try:
-                return warnings(con, meta["experiment_id"])
-            finally:
-                con.close()
 
-        for w in _guard(grouped):
-            err.print(f"warning: {names.printable(warning_text(w))} (cosydb info for details)", soft_wrap=True)
+def _print_warnings(meta: dict) -> None:
+    """The load warnings of a loaded experiment (``meta``: ``load``'s row), one line per kind."""
+    from .info import warning_text, warnings
+
+    def grouped():
+        con = database.connect(meta["db"])
+        try:
+            return warnings(con, meta["experiment_id"])
+        finally:
+            con.close()
+
+    for w in _guard(grouped):
+        err.print(f"warning: {names.printable(warning_text(w))} (cosydb info for details)", soft_wrap=True)
 
 
 @app.command()

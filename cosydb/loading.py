@@ -84,28 +84,39 @@ PARQUET_OPTIONS = "FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1, PARQUE
 
 
 def _derive(
-    directory: Path,
-    experiment_id: int,
+    staged: list[tuple[int, Path]],
     memory_limit: str | None = None,
     threads: int | None = None,
     say: Callable[[str], None] = lambda _text: None,
-) -> tuple[list[dict], dict, int]:
-    """Materialise the derived tables of ``sql/`` for one staged experiment, then run ``sql/data_checks``.
+) -> tuple[list[list[dict]], dict, int]:
+    """Materialise the derived tables of ``sql/`` for staged experiments ``staged``
+    ((experiment id, directory)), then run ``sql/data_checks`` on each.
     DuckDB's budget: ``memory_limit`` (default ``resources.LOAD_MEMORY_LIMIT``; it spills to
-    disk beyond it) and ``threads``. A partitioned table is computed one location
-    partition (``cosydb.partitions``) at a time.
+    disk beyond it) and ``threads``. One experiment's partitioned tables are computed one
+    location partition (``cosydb.partitions``) at a time. Several experiments (``_batches``:
+    the loader wrote the same tables for each, and all fit one partition) are derived by
+    the same statements, the model being keyed by ``experiment_id``: each table is written
+    once with that column, then split into the experiments' directories.
 
-    Returns the check rows, the seconds of both phases and of each derived table
-    (``derive:<table>``), and the number of partitions.
+    Returns each experiment's check rows, the seconds of both phases and of each derived
+    table (``derive:<table>``), and the number of partitions.
     """
+    (experiment_id, directory), several = staged[0], len(staged) > 1
+    # several experiments: their tables keep experiment_id in a directory of the first one's
+    scratch = directory / ".derived" if several else directory
+    scratch.mkdir(exist_ok=True)
     con = interrupts.interruptible(duckdb.connect(config={"temp_directory": str(directory / ".spill")}))
     resources.apply(con, memory_limit, threads, default_memory=resources.LOAD_MEMORY_LIMIT)
-    experiments = [(experiment_id, directory)]
     per_table: dict[str, float] = {}
 
+    def relation(name: str, k: int = 0) -> str:
+        """A derived table's rows written so far (partition ``k`` of a partitioned one)."""
+        rows = f"read_parquet({_quoted(derived[name].path(scratch, k))})"
+        return f"(SELECT * FROM {rows})" if several else f"(SELECT {experiment_id} AS experiment_id, * FROM {rows})"
+
     def copy(sql: str, path: Path) -> None:
-        target = str(path).replace("'", "''")
-        con.execute(f"COPY (SELECT * EXCLUDE (experiment_id) FROM (\n{sql}\n)) TO '{target}' ({PARQUET_OPTIONS})")
+        kept = "*" if several else "* EXCLUDE (experiment_id)"
+        con.execute(f"COPY (SELECT {kept} FROM (\n{sql}\n)) TO {_quoted(path)} ({PARQUET_OPTIONS})")
 
     def materialize(obj: sqlviews.SqlObject) -> None:
         say(f"deriving {obj.name} ({len(per_table) + 1} of {len(derived)} tables)")
@@ -113,39 +124,98 @@ def _derive(
         table = derived[obj.name]
         if obj.partitioned:
             for k, location_ids in enumerate(parts):
-                copy(derive_partition(obj, k, location_ids), table.path(directory, k))
+                copy(derive_partition(obj, k, location_ids), table.path(scratch, k))
         else:
-            copy(obj.sql, table.path(directory))
-        database.create_table_view(con, table, experiments)
+            copy(obj.sql, table.path(scratch))
+        if several:
+            files = " UNION ALL ".join(relation(obj.name, k) for k in range(len(parts) if obj.partitioned else 1))
+            con.execute(f"CREATE OR REPLACE VIEW {obj.name} AS SELECT * FROM ({files})")
+        else:
+            database.create_table_view(con, table, staged)
         per_table[f"derive:{obj.name}"] = time.perf_counter() - started
 
     def derive_partition(obj: sqlviews.SqlObject, k: int, location_ids: list[int]) -> str:
         """The SQL of partitioned table ``obj`` for partition ``k`` (the unit of work)."""
-
-        def partition_table(name: str) -> str:
-            path = str(derived[name].path(directory, k)).replace("'", "''")
-            return f"(SELECT {experiment_id} AS experiment_id, * FROM read_parquet('{path}'))"
-
-        ref = partitions.partition_ref(objects, location_ids, partition_table)
+        ref = partitions.partition_ref(objects, location_ids, lambda name: relation(name, k))
         return sqlviews.render_reading(obj, ref)
 
     try:
         started = time.perf_counter()
         written = {name: t for name, t in tables.REGISTRY.items() if t.files(directory)}  # not yet load_warnings
         for table in written.values():
-            database.create_table_view(con, table, experiments)
+            database.create_table_view(con, table, staged)
         objects = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), set(written))}
         derived = tables.derived()
-        parts = partitions.plan(con, partitions.events_per_partition())
+        if several:  # all their locations (ids repeat across experiments) in one partition
+            parts = [[r[0] for r in con.execute("SELECT DISTINCT location_id FROM events ORDER BY 1").fetchall()]]
+        else:
+            parts = partitions.plan(con, partitions.events_per_partition())
         # the tables and what they and the checks read (the views of the report are created in the views file)
         checks = _checks()
         checked = {name for obj in checks for name in obj.refs}
-        sqlviews.create_all(con, set(written), materialize=materialize, wanted=set(derived) | checked)
+        made = sqlviews.create_all(con, set(written), materialize=materialize, wanted=set(derived) | checked)
         seconds = {"derive": time.perf_counter() - started} | per_table
         started = time.perf_counter()
-        return _check_model(con, checks, say), seconds | {"checks": time.perf_counter() - started}, len(parts)
+        if several:
+            rows = [_checks_of(con, e, checks, say) for e, _ in staged]
+            _split(con, [derived[name] for name in made if name in derived], scratch, staged)
+        else:
+            rows = [_check_model(con, checks, say)]
+        return rows, seconds | {"checks": time.perf_counter() - started}, len(parts)
     finally:
         con.close()
+        if several:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _quoted(path: Path) -> str:
+    """``path`` as an SQL string literal."""
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+def _split(
+    con: duckdb.DuckDBPyConnection, derived: list[tables.StoredTable], scratch: Path, staged: list[tuple[int, Path]]
+) -> None:
+    """Write each experiment's rows of the ``derived`` tables (in ``scratch``, with
+    ``experiment_id``) into its directory, as a derive of that experiment alone writes them:
+    one partitioned ``COPY`` per file, its file per experiment moved into place (an
+    experiment without rows gets an empty file of the table's columns)."""
+    for table in derived:
+        for k, part in enumerate(table.files(scratch)):
+            by_id = scratch / f".split-{part.stem}"
+            con.execute(
+                f"COPY (SELECT * FROM read_parquet({_quoted(part)})) TO {_quoted(by_id)} "
+                f"({PARQUET_OPTIONS}, PARTITION_BY (experiment_id))"
+            )
+            for experiment_id, directory in staged:
+                target = table.path(directory, k)
+                written = sorted((by_id / f"experiment_id={experiment_id}").glob("*.parquet"))
+                if len(written) == 1:
+                    os.rename(written[0], target)
+                else:  # none (no rows), or parts: the experiment's rows in one file
+                    con.execute(
+                        f"COPY (SELECT * EXCLUDE (experiment_id) FROM read_parquet({_quoted(part)}) "
+                        f"WHERE experiment_id = {experiment_id}) TO {_quoted(target)} ({PARQUET_OPTIONS})"
+                    )
+
+
+def _checks_of(
+    con: duckdb.DuckDBPyConnection,
+    experiment_id: int,
+    checks: list[sqlviews.SqlObject],
+    say: Callable[[str], None],
+) -> list[dict]:
+    """The rows of ``checks`` for experiment ``experiment_id`` of several derived on ``con``
+    (each check reads that experiment's rows only)."""
+    say(f"checking the model of experiment {experiment_id}")
+
+    def ref(name: str) -> str:
+        return f"(SELECT * FROM {name} WHERE experiment_id = {experiment_id})"
+
+    rows = []
+    for obj in checks:
+        rows += con.execute(sqlviews.render_reading(obj, ref)).to_arrow_table().to_pylist()
+    return rows
 
 
 def _check_model(
@@ -211,20 +281,10 @@ def _say_waiting(root: Path, pid: int | None) -> None:
     print(f"cosydb: waiting for another load into {root}{holder}", file=sys.stderr, flush=True)
 
 
-def load(
-    source: str | os.PathLike,
-    db: str | os.PathLike | None = None,
-    name: str | None = None,
-    workers: int | None = None,
-    on_wait: Callable[[int | None], None] | None = None,
-    memory_limit: str | None = None,
-    threads: int | None = None,
-    progress: Callable[[str], None] | None = None,
-    engine: str = "duckdb",
-    spark_master: str | None = None,
-    encoding: str | None = None,
-) -> dict:
-    """Load the trace or profile at ``source`` into the database ``db``.
+def load(source: str | os.PathLike, db: str | os.PathLike | None = None, name: str | None = None, **options) -> dict:
+    """Load the trace or profile at ``source`` into the database ``db`` (``load_runs`` of one
+    run; ``options``: its keywords ``workers``, ``on_wait``, ``memory_limit``, ``threads``,
+    ``progress``, ``engine``, ``spark_master``, ``encoding``, as below).
 
     Returns the new experiment's row plus ``db``, ``warnings``, ``phase_seconds``
     (wall-clock seconds per load phase) and ``partitions`` (location partitions derived).
@@ -237,12 +297,42 @@ def load(
     is derived with Spark SQL on ``spark_master`` (default local[*]), into the same files.
     ``encoding``: of the names of a format that does not say it (an OTF v1 trace; default UTF-8).
     """
+    (meta,) = load_runs([source], db, [name], **options)
+    return meta
+
+
+def load_runs(
+    sources: list[str | os.PathLike],
+    db: str | os.PathLike | None = None,
+    names: list[str | None] | None = None,
+    workers: int | None = None,
+    on_wait: Callable[[int | None], None] | None = None,
+    memory_limit: str | None = None,
+    threads: int | None = None,
+    progress: Callable[[str], None] | None = None,
+    engine: str = "duckdb",
+    spark_master: str | None = None,
+    encoding: str | None = None,
+) -> list[dict]:
+    """Load several traces or profiles into ``db`` as new experiments (ids in the order of
+    ``sources``), committed together: all of them or none. ``db`` defaults to the first
+    source's; ``names``: one per source, None for its default; the rest as for ``load``,
+    which returns the one row this returns per source. With DuckDB, runs whose loader
+    wrote the same tables and that together fit one location partition are derived by the
+    same statements (``_batches``): a run then costs little more than reading it."""
     engines.check(engine)
     resources.memory_limit(memory_limit), resources.threads(threads)  # bad values fail before any work
     partitions.events_per_partition()
-    loader, anchor = resolve_source(source)
-    options = _encoding_option(loader, encoding)
-    root = Path(db) if db is not None else default_db_path(anchor)
+    if not sources:
+        raise CosyError("load", "no trace or profile given")
+    names = list(names) if names is not None else [None] * len(sources)
+    if len(names) != len(sources):
+        raise CosyError("--name", f"{len(names)} names for {len(sources)} sources")
+    runs = []
+    for source, name in zip(sources, names):
+        loader, anchor = resolve_source(source)
+        runs.append((loader, anchor, name, _encoding_option(loader, encoding)))
+    root = Path(db) if db is not None else default_db_path(runs[0][1])
     link = outputs.broken_link(root)
     if link:
         raise CosyError(root, link)
@@ -259,9 +349,7 @@ def load(
         try:
             with database.locked(root, database.LOAD_LOCK, create=True, on_wait=on_wait) as made:
                 found = None if made else found
-                meta = _load_locked(
-                    loader, anchor, root, found, name, workers, (memory_limit, threads), progress, on, options
-                )
+                metas = _load_locked(runs, root, found, workers, (memory_limit, threads), progress, on)
         except BaseException:
             signum = interrupts.received()
             if signum is None:
@@ -271,12 +359,13 @@ def load(
             ) from None
         signum = interrupts.received()
         if signum is not None:  # it came while the commit was under way, which completed
+            committed = ", ".join(f"{m['experiment_id']} '{m['name']}'" for m in metas)
             raise interrupts.Interrupted(
                 signum,
-                f"interrupted ({interrupts.name(signum)}) after experiment "
-                f"{meta['experiment_id']} '{meta['name']}' was committed to {root}",
+                f"interrupted ({interrupts.name(signum)}) after experiment{'s' * (len(metas) > 1)} "
+                f"{committed} {'were' if len(metas) > 1 else 'was'} committed to {root}",
             )
-    return meta
+    return metas
 
 
 def _remove_created(root: Path, found: set[str] | None) -> None:
@@ -294,86 +383,115 @@ def _remove_created(root: Path, found: set[str] | None) -> None:
 
 
 def _load_locked(
-    loader,
-    anchor: Path,
+    runs: list[tuple],
     root: Path,
     found: set[str] | None,
-    name: str | None,
     workers: int | None,
     duckdb_resources: tuple = (None, None),
     progress: Callable[[str], None] | None = None,
     on=None,
-    read_options: dict | None = None,
-) -> dict:
+) -> list[dict]:
     """The load itself, with the load lock of ``root`` held, on engine ``on`` (default DuckDB).
-    ``found``: the entries of ``root`` before this load, None if this load created it;
-    ``read_options``: what the loader's ``read`` takes besides (``encoding``)."""
+    ``runs``: (loader, anchor, name or None, what the loader's ``read`` takes besides:
+    ``encoding``) per experiment; ``found``: the entries of ``root`` before this load, None
+    if this load created it."""
     say = progress or (lambda _text: None)
     if not (database.is_database(root) or database.is_leftover(root)):  # replaced while this waited
         raise CosyError(root, f"exists and is not a cosydb database (no {database.VIEWS_FILE}); give a new directory")
     created = not database.is_database(root)  # new, or what a killed first load left
-    staging = final = None
-    moved = False
+    staged: list[Path] = []
+    moved: list[Path] = []
     try:
         database.remove_stale_staging(root)
         if created and database.experiment_dirs(root):  # a first load killed between rename and views file
             database.write_views(root)
             created = False
-        experiment_id = database.next_experiment_id(root)
+        first_id = database.next_experiment_id(root)
         taken = database.experiment_names(root)
-        if name is not None and name in taken:
-            raise CosyError(root, f"already holds an experiment named '{name}'")
-        name = name or _unique_name(default_name(anchor, loader.IS_TRACE), taken)
-        staging = database.staging_dir(root, experiment_id)
-        final = database.experiment_dir(root, experiment_id)
-        staging.mkdir(parents=True)
-        sink = tables.TableSink(staging)
-        say(f"reading {anchor.name}")
-        started = time.perf_counter()
         on = on or engines.DuckDBEngine()
-        result = on.read(loader, anchor, sink, workers, read_options or {})
-        sink.finish()
-        if result.number_of_events:
-            rate = result.number_of_events / max(time.perf_counter() - started, 1e-9)
-            say(f"read {result.loaded} ({rate:,.0f} events/s); deriving the model")
-        meta = dict(
-            experiment_id=experiment_id,
-            name=name,
-            load_time=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-            tool_version=__version__,
-            schema_version=SCHEMA_VERSION,
-            is_profile=not loader.IS_TRACE,
-            format=loader.FORMAT,
-            **result.experiment_columns(),
-        )
-        _write_own(staging, "experiments", [meta])
+        metas, results = [], []
+        for experiment_id, (loader, anchor, name, read_options) in enumerate(runs, start=first_id):
+            if name is not None and name in taken:
+                raise CosyError(root, f"already holds an experiment named '{name}'")
+            name = name or _unique_name(default_name(anchor, loader.IS_TRACE), taken)
+            taken.add(name)  # the next runs' default names differ from it
+            staging = database.staging_dir(root, experiment_id)
+            staging.mkdir(parents=True)
+            staged.append(staging)
+            sink = tables.TableSink(staging)
+            say(f"reading {anchor.name}")
+            started = time.perf_counter()
+            result = on.read(loader, anchor, sink, workers, read_options)
+            sink.finish()
+            if result.number_of_events:
+                rate = result.number_of_events / max(time.perf_counter() - started, 1e-9)
+                say(f"read {result.loaded} ({rate:,.0f} events/s); deriving the model")
+            meta = dict(
+                experiment_id=experiment_id,
+                name=name,
+                load_time=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                tool_version=__version__,
+                schema_version=SCHEMA_VERSION,
+                is_profile=not loader.IS_TRACE,
+                format=loader.FORMAT,
+                **result.experiment_columns(),
+            )
+            _write_own(staging, "experiments", [meta])
+            metas.append(meta)
+            results.append(result)
+        derived: dict[int, tuple] = {}  # experiment id -> its check rows, the derive's seconds, partitions
         if on.derive is not None:
-            checks, seconds, n_partitions = _derive_on(on, staging, experiment_id, say)
+            for meta, staging in zip(metas, staged):
+                derived[meta["experiment_id"]] = _derive_on(on, staging, meta["experiment_id"], say)
         else:
-            checks, seconds, n_partitions = _derive(staging, experiment_id, *duckdb_resources, say)  # stops on a signal
-        warnings = result.warnings + checks
-        phase_seconds = result.phase_seconds | seconds
+            sizes = [(m["experiment_id"], d, r.number_of_events or 0) for m, d, r in zip(metas, staged, results)]
+            for batch in _batches(sizes, partitions.events_per_partition()):
+                checks, seconds, n_partitions = _derive(batch, *duckdb_resources, say)  # stops on a signal
+                for (experiment_id, _), rows in zip(batch, checks):
+                    derived[experiment_id] = (rows, seconds, n_partitions)
         started = time.perf_counter()
-        _write_own(staging, "load_warnings", warnings)
+        for meta, staging, result in zip(metas, staged, results):
+            checks, seconds, n_partitions = derived[meta["experiment_id"]]
+            meta["warnings"] = result.warnings + checks
+            meta["phase_seconds"] = result.phase_seconds | seconds
+            meta["partitions"] = n_partitions
+            meta["loaded"] = result.loaded
+            _write_own(staging, "load_warnings", meta["warnings"])
         say("committing")
         with database.locked(root, database.VIEWS_LOCK):
             with interrupts.deferred(check_after=False):  # once begun, the commit completes
-                os.rename(staging, final)
-                moved = True
+                for meta, staging in zip(metas, staged):
+                    final = database.experiment_dir(root, meta["experiment_id"])
+                    os.rename(staging, final)
+                    moved.append(final)
                 database.write_views(root)  # the commit point
-        phase_seconds["commit"] = time.perf_counter() - started
+        for meta in metas:
+            meta["phase_seconds"]["commit"] = time.perf_counter() - started
+            meta["db"] = str(root)
     except BaseException:
         with interrupts.deferred(check_after=False):  # a second signal must not stop the cleanup
-            if staging is not None:
-                shutil.rmtree(staging, ignore_errors=True)
-            if moved:
-                shutil.rmtree(final, ignore_errors=True)
+            for directory in staged + moved:
+                shutil.rmtree(directory, ignore_errors=True)
             if created:
                 _remove_created(root, found)
         raise
-    meta["db"] = str(root)
-    meta["loaded"] = result.loaded
-    meta["warnings"] = warnings
-    meta["phase_seconds"] = phase_seconds
-    meta["partitions"] = n_partitions
-    return meta
+    return metas
+
+
+def _batches(runs: list[tuple[int, Path, int]], limit: int) -> list[list[tuple[int, Path]]]:
+    """``runs`` ((experiment id, staged directory, events)) in the groups ``_derive`` derives
+    together, in load order: runs whose loader wrote the same tables (which tables a run has
+    decides what is derived for it; today's loaders all write every table) and that hold at
+    most ``limit`` events together (one location partition); a larger run is derived alone,
+    in partitions."""
+    open_batch: dict[frozenset, list] = {}  # the tables written -> the batch filling up and its events
+    batches: list[list[tuple[int, Path]]] = []
+    for experiment_id, directory, events in runs:
+        key = frozenset(name for name, table in tables.REGISTRY.items() if table.files(directory))
+        batch = open_batch.get(key)
+        if batch is None or batch[1] + events > limit:
+            batch = open_batch[key] = [[], 0]
+            batches.append(batch[0])
+        batch[0].append((experiment_id, directory))
+        batch[1] += events
+    return batches

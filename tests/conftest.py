@@ -328,10 +328,11 @@ def differing_rows(con, ours: str, theirs: str, columns: list[str], doubles: set
     ).fetchone()[0]
 
 
-def assert_stored_tables_equal(ours: Path, theirs: Path) -> None:
-    """Every stored table of database ``ours`` has the rows of ``theirs``."""
+def assert_stored_tables_equal(ours: Path, theirs: Path, experiments: tuple[int, int] = (1, 1)) -> None:
+    """Every stored table of database ``ours`` has the rows of ``theirs``: of their
+    ``experiments`` (ids in each; the ``experiment_id`` column itself is not compared)."""
     con = duckdb.connect()
-    dirs = [database.experiment_dirs(Path(db))[0] for db in (ours, theirs)]
+    dirs = [database.experiment_dir(Path(db), k) for db, k in zip((ours, theirs), experiments)]
     compared = 0
     for name, table in tables.stored().items():
         # property_evaluation records the engine that evaluated (spark, duckdb)
@@ -341,7 +342,11 @@ def assert_stored_tables_equal(ours: Path, theirs: Path) -> None:
         described = con.execute(f"describe select * from {theirs_rel}").fetchall()
         # left out: hashes (an identity per engine), when a report ran, and its JSON details
         # (the same numbers as value, printed to the last digit)
-        columns = [c for c, *_ in described if not c.endswith("_hash") and c not in ("evaluated_at", "details")]
+        columns = [
+            c
+            for c, *_ in described
+            if not c.endswith("_hash") and c not in ("evaluated_at", "details", "experiment_id")
+        ]
         doubles = {c for c, t, *_ in described if t == "DOUBLE"}
         assert differing_rows(con, ours_rel, theirs_rel, columns, doubles) == 0, name
         compared += 1
