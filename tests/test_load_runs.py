@@ -109,12 +109,14 @@ def test_the_command_loads_each_trace_given(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_shared_traces_loaded_together_equal_each_loaded_alone(real_db, tmp_path):
+def test_the_shared_traces_loaded_together_equal_each_loaded_alone(tmp_path):
     """The seven shared traces in one load: each experiment has the files, rows and load
-    warnings of the trace loaded alone (the small ones derived by the same statements)."""
+    warnings of the trace loaded alone (into a database of its own: the session's shared
+    ones hold other tests' reports)."""
     together = tmp_path / "together.cosydb"
     load_runs([real_trace(name) for name in SCALASCA_TRACES], together)
-    assert_each_as_loaded_alone(together, [real_db(name) for name in SCALASCA_TRACES])
+    alone = [load(real_trace(name), tmp_path / f"{name}.cosydb")["db"] for name in SCALASCA_TRACES]
+    assert_each_as_loaded_alone(together, [Path(db) for db in alone])
 
 
 def test_the_python_api_loads_a_list_of_runs(tmp_path):
