@@ -87,13 +87,14 @@ def experiment_dirs(root: Path) -> list[Path]:
     return sorted((d for d in base.iterdir() if d.is_dir() and d.name.isdigit()), key=lambda d: int(d.name))
 
 
-def _quote(text: str) -> str:
+def quote(text: str) -> str:
+    """``text`` as an SQL string literal (a path or a name read from outside)."""
     return "'" + text.replace("'", "''") + "'"
 
 
 def _base_view_sql(table: tables.StoredTable, experiments: list[tuple[int, Path]]) -> str:
     def files(directory: Path) -> str:
-        return ", ".join(_quote(str(p.resolve())) for p in table.files(directory))
+        return ", ".join(quote(str(p.resolve())) for p in table.files(directory))
 
     if table.keyed:
         return f"SELECT * FROM read_parquet([{', '.join(files(d) for _, d in experiments)}])"

@@ -626,7 +626,7 @@ def flag(con: duckdb.DuckDBPyConnection, results: pa.Table, threshold: float) ->
 
 
 def _literal(value: str | None) -> str:
-    return "NULL::VARCHAR" if value is None else "'" + value.replace("'", "''") + "'"
+    return "NULL::VARCHAR" if value is None else database.quote(value)
 
 
 def store(

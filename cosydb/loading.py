@@ -20,6 +20,7 @@ directory without a views file) the next load into the database removes.
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import datetime as dt
 import os
 import shutil
@@ -111,12 +112,12 @@ def _derive(
 
     def relation(name: str, k: int = 0) -> str:
         """A derived table's rows written so far (partition ``k`` of a partitioned one)."""
-        rows = f"read_parquet({_quoted(derived[name].path(scratch, k))})"
+        rows = f"read_parquet({database.quote(str(derived[name].path(scratch, k)))})"
         return f"(SELECT * FROM {rows})" if several else f"(SELECT {experiment_id} AS experiment_id, * FROM {rows})"
 
     def copy(sql: str, path: Path) -> None:
         kept = "*" if several else "* EXCLUDE (experiment_id)"
-        con.execute(f"COPY (SELECT {kept} FROM (\n{sql}\n)) TO {_quoted(path)} ({PARQUET_OPTIONS})")
+        con.execute(f"COPY (SELECT {kept} FROM (\n{sql}\n)) TO {database.quote(str(path))} ({PARQUET_OPTIONS})")
 
     def materialize(obj: sqlviews.SqlObject) -> None:
         say(f"deriving {obj.name} ({len(per_table) + 1} of {len(derived)} tables)")
@@ -127,11 +128,9 @@ def _derive(
                 copy(derive_partition(obj, k, location_ids), table.path(scratch, k))
         else:
             copy(obj.sql, table.path(scratch))
-        if several:
-            files = " UNION ALL ".join(relation(obj.name, k) for k in range(len(parts) if obj.partitioned else 1))
-            con.execute(f"CREATE OR REPLACE VIEW {obj.name} AS SELECT * FROM ({files})")
-        else:
-            database.create_table_view(con, table, staged)
+        # several experiments: the files in scratch carry experiment_id (a keyed table's view)
+        view_of = dataclasses.replace(table, keyed=True) if several else table
+        database.create_table_view(con, view_of, [(experiment_id, scratch)])
         per_table[f"derive:{obj.name}"] = time.perf_counter() - started
 
     def derive_partition(obj: sqlviews.SqlObject, k: int, location_ids: list[int]) -> str:
@@ -157,7 +156,7 @@ def _derive(
         seconds = {"derive": time.perf_counter() - started} | per_table
         started = time.perf_counter()
         if several:
-            rows = [_checks_of(con, e, checks, say) for e, _ in staged]
+            rows = [_check_model(con, checks, say, e) for e, _ in staged]
             _split(con, [derived[name] for name in made if name in derived], scratch, staged)
         else:
             rows = [_check_model(con, checks, say)]
@@ -166,11 +165,6 @@ def _derive(
         con.close()
         if several:
             shutil.rmtree(scratch, ignore_errors=True)
-
-
-def _quoted(path: Path) -> str:
-    """``path`` as an SQL string literal."""
-    return "'" + str(path).replace("'", "''") + "'"
 
 
 def _split(
@@ -184,7 +178,7 @@ def _split(
         for k, part in enumerate(table.files(scratch)):
             by_id = scratch / f".split-{part.stem}"
             con.execute(
-                f"COPY (SELECT * FROM read_parquet({_quoted(part)})) TO {_quoted(by_id)} "
+                f"COPY (SELECT * FROM read_parquet({database.quote(str(part))})) TO {database.quote(str(by_id))} "
                 f"({PARQUET_OPTIONS}, PARTITION_BY (experiment_id))"
             )
             for experiment_id, directory in staged:
@@ -194,38 +188,28 @@ def _split(
                     os.rename(written[0], target)
                 else:  # none (no rows), or parts: the experiment's rows in one file
                     con.execute(
-                        f"COPY (SELECT * EXCLUDE (experiment_id) FROM read_parquet({_quoted(part)}) "
-                        f"WHERE experiment_id = {experiment_id}) TO {_quoted(target)} ({PARQUET_OPTIONS})"
+                        f"COPY (SELECT * EXCLUDE (experiment_id) FROM read_parquet({database.quote(str(part))}) "
+                        f"WHERE experiment_id = {experiment_id}) TO {database.quote(str(target))} ({PARQUET_OPTIONS})"
                     )
 
 
-def _checks_of(
+def _check_model(
     con: duckdb.DuckDBPyConnection,
-    experiment_id: int,
     checks: list[sqlviews.SqlObject],
     say: Callable[[str], None],
+    experiment_id: int | None = None,
 ) -> list[dict]:
-    """The rows of ``checks`` for experiment ``experiment_id`` of several derived on ``con``
-    (each check reads that experiment's rows only)."""
-    say(f"checking the model of experiment {experiment_id}")
+    """The rows of ``checks`` (``_checks``: load warnings) on a connection with the model's
+    views; ``experiment_id``: of several derived on ``con``, the one whose rows they read."""
+    say("checking the model" if experiment_id is None else f"checking the model of experiment {experiment_id}")
 
-    def ref(name: str) -> str:
+    def of_experiment(name: str) -> str:
         return f"(SELECT * FROM {name} WHERE experiment_id = {experiment_id})"
 
     rows = []
     for obj in checks:
-        rows += con.execute(sqlviews.render_reading(obj, ref)).to_arrow_table().to_pylist()
-    return rows
-
-
-def _check_model(
-    con: duckdb.DuckDBPyConnection, checks: list[sqlviews.SqlObject], say: Callable[[str], None]
-) -> list[dict]:
-    """The rows of ``checks`` (``_checks``: load warnings) on a connection with the model's views."""
-    say("checking the model")
-    rows = []
-    for obj in checks:
-        rows += con.execute(obj.sql).to_arrow_table().to_pylist()
+        sql = obj.sql if experiment_id is None else sqlviews.render_reading(obj, of_experiment)
+        rows += con.execute(sql).to_arrow_table().to_pylist()
     return rows
 
 
