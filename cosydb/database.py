@@ -111,6 +111,33 @@ def create_table_view(
     con.execute(f"CREATE OR REPLACE VIEW {table.name} AS\n{_base_view_sql(table, experiments)}")
 
 
+@contextlib.contextmanager
+def experiments_only(con: duckdb.DuckDBPyConnection, experiment_ids: list[int]):
+    """Inside the block, the stored tables on ``con`` (a database's connection) read only the
+    files of ``experiment_ids``: temporary views of the same names shadow the database's,
+    whose union over every experiment each query would otherwise bind (in a database of
+    eight small runs, the catalog's evaluation of one took 0.68-0.77 s without this,
+    0.50-0.54 s with it, 0.44-0.51 s in its own database).
+    Nothing is shadowed when the database holds no other experiment."""
+    (root,) = con.execute("SELECT root FROM cosydb_catalog").fetchone()
+    ids = set(experiment_ids)
+    held = [(int(d.name), d) for d in experiment_dirs(Path(root))]
+    if {i for i, _ in held} <= ids:
+        yield con
+        return
+    shadowed = []
+    try:
+        for table in tables.stored().values():
+            readable = [(i, d) for i, d in held if i in ids and table.files(d)]
+            if readable:  # else the database's view, which has no rows of these experiments either
+                con.execute(f"CREATE OR REPLACE TEMP VIEW {table.name} AS\n{_base_view_sql(table, readable)}")
+                shadowed.append(table.name)
+        yield con
+    finally:
+        for name in shadowed:
+            con.execute(f"DROP VIEW IF EXISTS temp.main.{name}")
+
+
 def create_views(con: duckdb.DuckDBPyConnection, experiments: list[tuple[int, Path]]) -> None:
     """Create the stored-table views over ``(experiment id, directory)`` pairs and every object
     of ``sql/`` and ``reports/``."""

@@ -14,6 +14,7 @@ parameters, never pasted into the SQL text.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
 import hashlib
@@ -298,9 +299,25 @@ def evaluate(
     rows of the others are dropped as soon as every entry reading them is evaluated, so that
     memory holds only what the rest of the evaluation still reads. Properties' rows stay.
     ``tables_on``: the engine computing the rows (default ``DuckDBTables(con)``); ``con``
-    answers what the experiment holds (its requirements)."""
-    values = values or {}
+    answers what the experiment holds (its requirements). On DuckDB the stored tables read
+    only the files of the experiment and its baseline meanwhile (``database.experiments_only``)."""
     tables_on = tables_on or DuckDBTables(con)
+    read = [experiment_id] if baseline_id is None else [experiment_id, baseline_id]
+    with database.experiments_only(con, read) if tables_on.name == "duckdb" else contextlib.nullcontext():
+        return _evaluate(con, catalog, experiment_id, values, selected, baseline_id, keep_patterns, tables_on)
+
+
+def _evaluate(
+    con: duckdb.DuckDBPyConnection,
+    catalog: dict[str, Property],
+    experiment_id: int,
+    values: dict | None,
+    selected: list[str] | None,
+    baseline_id: int | None,
+    keep_patterns: set[str] | None,
+    tables_on,
+) -> Evaluation:
+    values = values or {}
     sql_objects, views = database.object_names(), database.view_names()
     missing, counters = _missing_requirements(con, experiment_id, baseline_id)
     status: dict[str, str] = {}

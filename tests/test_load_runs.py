@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from conftest import SCALASCA_TRACES, assert_clean_failure, assert_stored_tables_equal, cosydb, real_trace
+from conftest import (
+    SCALASCA_TRACES,
+    assert_clean_failure,
+    assert_stored_tables_equal,
+    cosydb,
+    evaluate,
+    real_trace,
+)
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import database, tables
@@ -57,6 +64,33 @@ def test_runs_loaded_together_hold_what_each_holds_loaded_alone(tmp_path):
         alone.append(tmp_path / f"alone{k}.cosydb")
     assert_each_as_loaded_alone(tmp_path / "together.cosydb", alone)
     assert not list((tmp_path / "together.cosydb" / database.EXPERIMENTS).glob(".*"))  # no scratch left
+
+
+def test_an_experiment_evaluated_beside_others_reads_only_its_own_files(tmp_path):
+    """Three runs in one database: the evaluation of one sees only its events (the stored
+    tables are shadowed by views over its files while it runs, and only then) and finds
+    its run's Late Sender, the 200 ns rank 1 waits for rank 0's message."""
+    runs = [message_run(ns).write(tmp_path / f"{ns}" / "run") for ns in (300, 200, 50)]
+    db = tmp_path / "three.cosydb"
+    load_runs(runs, db, ["late", "middle", "early"])
+    con = database.connect(db)
+    try:
+        every = "SELECT list(DISTINCT experiment_id ORDER BY experiment_id) FROM events"
+        shadowing = "SELECT count(*) FROM duckdb_views() WHERE database_name = 'temp' AND NOT internal"
+        with database.experiments_only(con, [2]):
+            assert con.execute(every).fetchone() == ([2],)
+        with database.experiments_only(con, [3, 1]):
+            assert con.execute(every).fetchone() == ([1, 3],)
+        assert con.execute(every).fetchone() == ([1, 2, 3],)
+        with database.experiments_only(con, [1, 2, 3]):  # nothing to shadow
+            assert con.execute(shadowing).fetchone() == (0,)
+        assert con.execute(shadowing).fetchone() == (0,)  # the views are dropped after the block
+    finally:
+        con.close()
+    waits = evaluate(db, "mpi_latesender", experiment="middle")["results"]
+    assert [(r["callpath"], r["rank"], r["value"]) for r in waits if r["rank"] is not None] == [
+        ("prog/main/MPI_Recv", 1, pytest.approx(200e-9))
+    ]
 
 
 def test_batches_group_runs_of_the_same_tables_within_one_partition(tmp_path):

@@ -278,9 +278,14 @@ def test_asl_openmp_summary_measured_by_the_trace(two_threads):
     )
 
 
-def test_openmp_costs_of_a_traced_run_against_a_sequential_trace(tmp_path):
+@pytest.mark.parametrize("other_runs", [0, 1])
+def test_openmp_costs_of_a_traced_run_against_a_sequential_trace(tmp_path, other_runs):
     """two_thread_run against the same program traced on one thread, where main takes
-    16000: openmp_costs at main = 10000 - 16000 / 2 threads = 2000."""
+    16000: openmp_costs at main = 10000 - 16000 / 2 threads = 2000. The same beside another
+    run in the database (the evaluation reads the files of the two it compares only)."""
+    db = tmp_path / "both.cosydb"
+    for k in range(other_runs):
+        load(two_thread_run().write(tmp_path / f"other{k}"), db, name=f"other{k}")
     seq = TraceBuilder(1)
     with seq[0].open("main", 0, 16_000):
         seq[0].fork(1000, 1)
@@ -288,7 +293,6 @@ def test_openmp_costs_of_a_traced_run_against_a_sequential_trace(tmp_path):
         seq[0].region(PAR, 1200, 12_000)
         seq[0].team_end(12_100)
         seq[0].join(12_200)
-    db = tmp_path / "both.cosydb"
     load(seq.write(tmp_path / "seq"), db, name="seq")
     load(two_thread_run().write(tmp_path / "par"), db, name="par")
     result = evaluate(db, "openmp_costs", experiment="par", baseline="seq")
