@@ -105,10 +105,15 @@ def _base_view_sql(table: tables.StoredTable, experiments: list[tuple[int, Path]
 
 
 def create_table_view(
-    con: duckdb.DuckDBPyConnection, table: tables.StoredTable, experiments: list[tuple[int, Path]]
+    con: duckdb.DuckDBPyConnection,
+    table: tables.StoredTable,
+    experiments: list[tuple[int, Path]],
+    temporary: bool = False,
 ) -> None:
-    """A view named like ``table`` over its Parquet files in the experiment directories."""
-    con.execute(f"CREATE OR REPLACE VIEW {table.name} AS\n{_base_view_sql(table, experiments)}")
+    """A view named like ``table`` over its Parquet files in the experiment directories
+    (``temporary``: of this connection only, shadowing the database's)."""
+    kind = "TEMP VIEW" if temporary else "VIEW"
+    con.execute(f"CREATE OR REPLACE {kind} {table.name} AS\n{_base_view_sql(table, experiments)}")
 
 
 @contextlib.contextmanager
@@ -130,7 +135,7 @@ def experiments_only(con: duckdb.DuckDBPyConnection, experiment_ids: list[int]):
         for table in tables.stored().values():
             readable = [(i, d) for i, d in held if i in ids and table.files(d)]
             if readable:  # else the database's view, which has no rows of these experiments either
-                con.execute(f"CREATE OR REPLACE TEMP VIEW {table.name} AS\n{_base_view_sql(table, readable)}")
+                create_table_view(con, table, readable, temporary=True)
                 shadowed.append(table.name)
         yield con
     finally:
