@@ -185,11 +185,14 @@ def test_signals_stop_sql_and_report(tmp_path, db):
     stopped(start("sql", db, SLOW), signal.SIGINT, "cosydb: interrupted (SIGINT)")
     plugins = tmp_path / "props" / "slow"
     plugins.mkdir(parents=True)
-    (plugins / "slow_property.sql").write_text(
-        "{#---\nkind: property\nparent: null\nunit: s\ninfo: i\ndescription: d\ndiagnosis: g\n---#}\n" + SLOW
-    )
+    for name in ("slow_property", "slow_other"):  # evaluated side by side on two cursors: both interrupted
+        (plugins / f"{name}.sql").write_text(
+            "{#---\nkind: property\nparent: null\nunit: s\ninfo: i\ndescription: d\ndiagnosis: g\n---#}\n" + SLOW
+        )
     before = snapshot(db)
-    report = start("report", db, "--properties-dir", plugins.parent, "--property", "slow_property")
+    selected = ["--property", "slow_property", "--property", "slow_other"]
+    two_threads = {**os.environ, "COSYDB_THREADS": "2"}
+    report = start("report", db, "--properties-dir", plugins.parent, *selected, env=two_threads)
     stopped(report, signal.SIGHUP, "cosydb: interrupted (SIGHUP)")
     assert snapshot(db) == before  # the stored results as they were, no temporary file
 

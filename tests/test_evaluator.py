@@ -3,6 +3,7 @@ and the Scalasca-exact metrics on the real Score-P traces."""
 
 import csv
 import json
+import math
 import re
 
 import pytest
@@ -433,5 +434,97 @@ def test_released_patterns_change_no_result(tmp_path):
         assert lean.rows("time_cube").num_rows > 0
         with pytest.raises(Exception, match="prop_late_sender_matches"):
             lean.rows("late_sender_matches")
+    finally:
+        con.close()
+
+
+def test_entries_side_by_side_give_the_rows_of_one_at_a_time(real_db, monkeypatch):
+    """On a database's connection, entries whose inputs are ready are evaluated side by side
+    on its cursors (two with DuckDB's two threads), their rows in tables that every cursor
+    sees: each entry's status and rows on an MPI+OpenMP run are those of the evaluation one
+    entry at a time, floating-point values to within 1e-9 of each other (DuckDB's parallel
+    sums of seconds differ in their last bits from one evaluation to the next, one at a
+    time too)."""
+
+    def scalars(value) -> list:
+        """A row's values in order, a JSON text's (its details) parsed."""
+        if isinstance(value, str) and value[:1] in "{[":
+            value = json.loads(value)
+        if isinstance(value, dict):
+            return [x for k in sorted(value) for x in [k, *scalars(value[k])]]
+        if isinstance(value, list):
+            return [x for v in value for x in scalars(v)]
+        return [value]
+
+    def same(a: list, b: list) -> bool:
+        return len(a) == len(b) and all(
+            math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-15) if isinstance(x, float) else x == y for x, y in zip(a, b)
+        )
+
+    def in_order(rows) -> list:  # by the values that are not floating-point, then by those rounded
+        flat = [scalars(row) for row in rows]
+        return sorted(
+            flat,
+            key=lambda r: repr(
+                [(v is None, v) for v in r if not isinstance(v, float)]
+                + [round(v, 6) for v in r if isinstance(v, float)]
+            ),
+        )
+
+    con = database.connect(real_db("lulesh_hyb-8x2-small"))
+    try:
+        con.execute("SET threads = 2")
+
+        def evaluated(at_once):
+            monkeypatch.setattr(evaluator, "AT_ONCE", at_once)
+            with evaluator.DuckDBTables(con).workers(events=321_346) as workers:
+                assert len(workers) == at_once
+            with evaluator.DuckDBTables(con).workers(events=evaluator.SIDE_BY_SIDE_BELOW_EVENTS) as workers:
+                assert len(workers) == 1  # a large trace's entries one at a time
+            evaluation = evaluator.evaluate(con, catalog.load(), 1)
+            rows = {
+                name: in_order(evaluation.rows(name).to_pylist())
+                for name, status in evaluation.status.items()
+                if status == "evaluated"
+            }
+            return evaluation.status, rows
+
+        side_by_side = evaluated(2)
+        (shared,) = con.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE database_name = 'memory' AND table_name LIKE 'prop_%'"
+        ).fetchone()
+        assert shared == len(side_by_side[1])  # every entry's rows where each cursor sees them
+        one_at_a_time = evaluated(1)
+        assert list(side_by_side[0]) == list(one_at_a_time[0])  # in plan order
+        assert side_by_side[0] == one_at_a_time[0]
+        assert sum(s == "evaluated" for s in side_by_side[0].values()) > 100
+        for name, rows in side_by_side[1].items():
+            others = one_at_a_time[1][name]
+            assert len(rows) == len(others), name
+            assert all(same(a, b) for a, b in zip(rows, others)), name
+    finally:
+        con.close()
+
+
+def test_side_by_side_the_first_failure_in_plan_order_is_raised(real_db, tmp_path):
+    """Two entries evaluated at once both fail; the one that fails at once comes second in
+    the plan, so its error is not the one raised: the first entry's is, as one at a time."""
+    plugins = tmp_path / "props" / "failing"
+    plugins.mkdir(parents=True)
+    header = "{#---\nkind: property\nparent: null\nunit: s\ninfo: i\ndescription: d\ndiagnosis: g\n---#}\n"
+    (plugins / "a_slow_failure.sql").write_text(
+        header + "SELECT error('a failed') FROM (SELECT count(*) AS n FROM range(200000000)) WHERE n > 0"
+    )
+    (plugins / "b_quick_failure.sql").write_text(header + "SELECT error('b failed')")
+    con = database.connect(real_db("scorep-late_sender"))
+    try:
+        con.execute("SET threads = 2")
+        cat = catalog.load([plugins.parent])
+        assert evaluator.planned(con, cat, 1, ["a_slow_failure", "b_quick_failure"]) == [
+            "a_slow_failure",
+            "b_quick_failure",
+        ]
+        with pytest.raises(CosyError, match=r"a_slow_failure.sql: evaluation failed: .*a failed"):
+            evaluator.evaluate(con, cat, 1, {}, ["a_slow_failure", "b_quick_failure"])
     finally:
         con.close()
