@@ -170,6 +170,7 @@ _SPARK_MASTER = typer.Option(
 
 @app.command()
 def load(
+    ctx: typer.Context,
     traces: list[Path] = typer.Argument(
         ...,
         metavar="TRACE...",
@@ -202,11 +203,17 @@ def load(
         help="Encoding of an OTF (version 1) trace's names, e.g. koi8-r (default utf-8; "
         "a byte that is not of it is shown escaped: \\xd2).",
     ),
+    then_report: bool = typer.Option(
+        False,
+        "--report",
+        help="Then report on the (last) experiment loaded, in this process: `cosydb report DB "
+        "--experiment NAME` with its defaults (and --memory-limit, --threads, --engine).",
+    ),
 ):
     """Load traces or profiles as new experiments (several: derived together, all committed or none).
 
     Example: cosydb load run/traces.otf2 --db run.cosydb; cosydb load run/profile.cubex --db run.cosydb;
-    cosydb load run-8 run-16 run-32 --db scaling.cosydb
+    cosydb load run-8 run-16 run-32 --db scaling.cosydb; cosydb load run --report
     """
     from .loading import load_runs
 
@@ -240,6 +247,18 @@ def load(
         )
         if meta["warnings"]:
             _print_warnings(meta)
+    if then_report:  # the report command itself, on these arguments
+        args = [str(metas[-1]["db"]), f"--experiment={metas[-1]['name']}", f"--engine={engine}"]
+        for option, value in (
+            ("--memory-limit", memory_limit),
+            ("--threads", threads),
+            ("--spark-master", spark_master),
+        ):
+            if value is not None:
+                args.append(f"{option}={value}")
+        command = ctx.parent.command.commands["report"]
+        with command.make_context("report", args, parent=ctx.parent) as report_ctx:
+            command.invoke(report_ctx)
 
 
 def _print_warnings(meta: dict) -> None:

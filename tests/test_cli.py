@@ -42,6 +42,31 @@ def test_two_experiments_in_one_database(tmp_path):
     assert "no warnings" in info.stdout
 
 
+def test_load_then_report_in_one_command(tmp_path):
+    """``load --report`` reports on the last experiment it loaded, in its own process: what
+    ``cosydb report`` shows afterwards (it reads the results the load's report stored), after
+    the load's lines; rank 1 waits 300 ns in MPI_Recv for a send that starts late."""
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 1000):
+        b[0].mpi_send(500, 520, dst=1, tag=0, nbytes=8)
+    with b[1].open("main", 0, 1000):
+        b[1].mpi_recv(200, 600, src=0, tag=0, nbytes=8)
+    late = b.write(tmp_path / "late").parent
+    db = tmp_path / "runs.cosydb"
+    both = cosydb("load", trace(tmp_path, "quiet", 100), late, "--db", db, "--threads", "1", "--report")
+    assert both.returncode == 0, both.stderr
+    loaded, shown = both.stdout.split("\n", 2)[:2], both.stdout.split("\n", 2)[2]
+    assert [line.split(" as ")[1].split(" into")[0] for line in loaded] == [
+        "experiment 1 'quiet'",
+        "experiment 2 'late'",
+    ]
+    assert shown.startswith("experiment 2: late ")
+    assert re.search(r"mpi_latesender +0\.3 µs ", shown), shown
+    again = cosydb("report", db)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == shown
+
+
 def test_default_database_path_and_moved_database(tmp_path):
     run = trace(tmp_path, "myrun", 10)
     work = tmp_path / "cwd"
