@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import datetime as dt
 import hashlib
 import json
 import os
+import queue
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -414,21 +416,37 @@ def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table, parts=
     The views read the stored tables ``property_results`` and ``property_catalog`` (so that
     ``SELECT * FROM problems`` in the shell shows the last report's ranking); here this
     evaluation's rows are registered under those names, which shadow the stored ones on
-    this connection, whether or not they can be stored. They are made on one thread: the
-    same rows in the same order give the same sums, to the last bit (a report reading the
-    stored rows shows what the evaluation that stored them showed)."""
+    this connection, whether or not they can be stored. Each part is made on one thread (on a
+    database's connection, up to as many parts side by side as DuckDB has threads, on its
+    cursors): the same rows in the same order give the same sums, to the last bit (a report
+    reading the stored rows shows what the evaluation that stored them showed)."""
 
     def with_experiment(table: pa.Table) -> pa.Table:
         return table.add_column(0, "experiment_id", pa.array([experiment_id] * table.num_rows, pa.int64()))
 
     (threads,) = con.execute("SELECT current_setting('threads')").fetchone()
     stored = {database.RESULTS_TABLE: with_experiment(results), database.CATALOG_TABLE: with_experiment(catalog)}
-    with database.registered(con, **stored):
-        con.execute("SET threads = 1")
+    side_by_side = min(int(threads), len(parts)) if database.shares_tables(con) else 1
+    idle = queue.SimpleQueue()  # the connections free to run a part
+    for cursor in database.cursors(con, side_by_side) if side_by_side > 1 else [con]:
+        idle.put(cursor)
+
+    def part_on(part: str) -> list[dict]:
+        cursor = idle.get()
         try:
-            made = {part: con.execute(DECISIONS[part]).to_arrow_table().to_pylist() for part in parts}
+            with database.registered(cursor, **stored):
+                return cursor.execute(DECISIONS[part]).to_arrow_table().to_pylist()
         finally:
-            con.execute(f"SET threads = {int(threads)}")
+            idle.put(cursor)
+
+    con.execute("SET threads = 1")  # each part on one thread; up to as many side by side as there were
+    try:
+        with concurrent.futures.ThreadPoolExecutor(side_by_side) as pool:
+            made = dict(zip(parts, pool.map(part_on, parts)))
+    finally:
+        con.execute(f"SET threads = {int(threads)}")
+        while side_by_side > 1 and not idle.empty():
+            idle.get().close()
     for row in made.get("rows", []):
         row["details"] = json.loads(row["details"]) if row["details"] else None
     if "not_evaluable" in made:

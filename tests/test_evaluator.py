@@ -528,3 +528,22 @@ def test_side_by_side_the_first_failure_in_plan_order_is_raised(real_db, tmp_pat
             evaluator.evaluate(con, cat, 1, {}, ["a_slow_failure", "b_quick_failure"])
     finally:
         con.close()
+
+
+def test_report_decisions_side_by_side_are_those_made_one_at_a_time(real_db, monkeypatch):
+    """The report's decisions (problems, rows, critical path, root causes, phases, what is not
+    evaluable) made side by side on a database connection's cursors, each on one thread, are
+    those made one after another, to the last bit."""
+    from cosydb import report
+
+    con = database.connect(real_db("hpccg-8-small"))
+    try:
+        con.execute("SET threads = 2")
+        entries = catalog.load()
+        results = evaluator.evaluate(con, entries, 1).results(0.001, None)
+        side_by_side = report.decide(con, 1, results, report.catalog_table(entries))
+        monkeypatch.setattr(database, "shares_tables", lambda _con: False)
+        assert report.decide(con, 1, results, report.catalog_table(entries)) == side_by_side
+        assert all(side_by_side[part] for part in report.DECISIONS)  # each part has rows here
+    finally:
+        con.close()
