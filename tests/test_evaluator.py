@@ -441,7 +441,7 @@ def test_released_patterns_change_no_result(tmp_path):
 def test_entries_side_by_side_give_the_rows_of_one_at_a_time(real_db, monkeypatch):
     """On a database's connection, entries whose inputs are ready are evaluated side by side
     on its cursors (two with DuckDB's two threads), their rows in tables that every cursor
-    sees: each entry's status and rows on an MPI+OpenMP run are those of the evaluation one
+    sees: each entry's status and rows on a real MPI run are those of the evaluation one
     entry at a time, floating-point values to within 1e-9 of each other (DuckDB's parallel
     sums of seconds differ in their last bits from one evaluation to the next, one at a
     time too)."""
@@ -471,13 +471,13 @@ def test_entries_side_by_side_give_the_rows_of_one_at_a_time(real_db, monkeypatc
             ),
         )
 
-    con = database.connect(real_db("lulesh_hyb-8x2-small"))
+    con = database.connect(real_db("hpccg-8-small"))
     try:
         con.execute("SET threads = 2")
 
         def evaluated(at_once):
             monkeypatch.setattr(evaluator, "AT_ONCE", at_once)
-            with evaluator.DuckDBTables(con).workers(events=321_346) as workers:
+            with evaluator.DuckDBTables(con).workers(events=102_124) as workers:
                 assert len(workers) == at_once
             with evaluator.DuckDBTables(con).workers(events=evaluator.SIDE_BY_SIDE_BELOW_EVENTS) as workers:
                 assert len(workers) == 1  # a large trace's entries one at a time
