@@ -441,8 +441,11 @@ def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table, parts=
 
     con.execute("SET threads = 1")  # each part on one thread; up to as many side by side as there were
     try:
-        with concurrent.futures.ThreadPoolExecutor(side_by_side) as pool:
-            made = dict(zip(parts, pool.map(part_on, parts)))
+        if side_by_side == 1:  # here, in this thread
+            made = {part: part_on(part) for part in parts}
+        else:
+            with concurrent.futures.ThreadPoolExecutor(side_by_side) as pool:
+                made = dict(zip(parts, pool.map(part_on, parts)))
     finally:
         con.execute(f"SET threads = {int(threads)}")
         while side_by_side > 1 and not idle.empty():
