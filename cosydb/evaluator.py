@@ -352,6 +352,10 @@ def _evaluate(
     keep_patterns: set[str] | None,
     tables_on,
 ) -> Evaluation:
+    """``evaluate``'s work: the plan's entries on ``tables_on.workers`` (one: in plan order, here;
+    several: side by side on threads). An entry starts once every entry it reads has a status,
+    its plain views computed on ``tables_on`` first; entries after a failed one do not start,
+    and the first failure in plan order is raised, as one at a time."""
     values = values or {}
     sql_objects, views = database.object_names(), database.view_names()
     missing, counters = _missing_requirements(con, experiment_id, baseline_id)
