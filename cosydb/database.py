@@ -289,16 +289,21 @@ def shares_tables(con: duckdb.DuckDBPyConnection) -> bool:
     return con in _SHARES_TABLES
 
 
-def cursors(con: duckdb.DuckDBPyConnection, n: int) -> list[duckdb.DuckDBPyConnection]:
+@contextlib.contextmanager
+def cursors(con: duckdb.DuckDBPyConnection, n: int):
     """``n`` cursors of ``con`` (a connection that ``shares_tables``) that see what it sees,
-    each interrupted by a signal as ``con`` is; close them after use."""
+    each interrupted by a signal as ``con`` is, while the block runs; closed after it."""
     made = []
-    for _ in range(n):
-        cursor = con.cursor()
-        made.append(cursor)
-        cursor.execute(f"SET search_path = '{SEARCH_PATH}'")  # (its progress bar is off: a cursor's default)
-        interrupts.interruptible(cursor)
-    return made
+    try:
+        for _ in range(n):
+            cursor = con.cursor()
+            made.append(cursor)
+            cursor.execute(f"SET search_path = '{SEARCH_PATH}'")  # (its progress bar is off: a cursor's default)
+            interrupts.interruptible(cursor)
+        yield made
+    finally:
+        for cursor in made:
+            cursor.close()
 
 
 def next_experiment_id(root: Path) -> int:

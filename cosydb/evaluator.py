@@ -25,6 +25,7 @@ import hashlib
 import os
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,12 +100,8 @@ class DuckDBTables:
         if n == 1:
             yield [self]
             return
-        cursors = database.cursors(self.con, n)
-        try:
+        with database.cursors(self.con, n) as cursors:
             yield [type(self)(cursor, shared=True) for cursor in cursors]  # a subclass's hooks on each
-        finally:
-            for cursor in cursors:
-                cursor.close()
 
     def release(self) -> None:
         """Nothing to free: the tables go with the connection."""
@@ -116,7 +113,7 @@ AT_ONCE = 4
 #: milliseconds, mostly DuckDB planning and binding them on one thread: hpccg-8-small's
 #: report (102k events) took 1.10-1.36 s against 1.51-1.64 s one at a time. On more, each
 #: entry's query keeps DuckDB's threads busy itself and two at once hold two working sets:
-#: 10M synthetic events 9.9-11.0 s against 10.3-11.1 s, peak RSS 1.01-1.28 GiB against 0.99-1.04.
+#: 10M synthetic events 9.9-11.0 s against 10.3-11.1 s, peak RSS 991-1,253 MiB against 965-1,013.
 SIDE_BY_SIDE_BELOW_EVENTS = 1_000_000
 
 
@@ -398,6 +395,14 @@ def _evaluate(
         if keep_patterns is not None:
             _release(tables_on, catalog, item.refs, readers, keep_patterns)
 
+    def completed(i: int, outcome: Callable[[], float]) -> None:
+        """Entry ``i`` evaluated (``outcome``: its seconds), or failed."""
+        try:
+            seconds[items[i].prop.name] = outcome()
+            finished(items[i], "evaluated")
+        except CosyError as error:
+            failed[i] = error
+
     failed: dict[int, CosyError] = {}  # by plan position: the first one is raised, as if one at a time
     pending = list(range(len(items)))
     running: dict[concurrent.futures.Future, tuple[int, DuckDBTables]] = {}
@@ -428,11 +433,7 @@ def _evaluate(
                     continue
                 worker = idle.pop()
                 if len(workers) == 1:  # here, in order
-                    try:
-                        seconds[item.prop.name] = _evaluate_entry(worker, item, params)
-                        finished(item, "evaluated")
-                    except CosyError as error:
-                        failed[i] = error
+                    completed(i, functools.partial(_evaluate_entry, worker, item, params))
                     idle.append(worker)
                 else:
                     running[pool.submit(_evaluate_entry, worker, item, params)] = (i, worker)
@@ -442,11 +443,7 @@ def _evaluate(
             for future in sorted(done, key=lambda f: running[f][0]):
                 i, worker = running.pop(future)
                 idle.append(worker)
-                try:
-                    seconds[items[i].prop.name] = future.result()
-                    finished(items[i], "evaluated")
-                except CosyError as error:
-                    failed[i] = error
+                completed(i, future.result)
     if failed:
         raise failed[min(failed)]
     status = {item.prop.name: status[item.prop.name] for item in items}  # in plan order

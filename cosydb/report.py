@@ -428,8 +428,6 @@ def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table, parts=
     stored = {database.RESULTS_TABLE: with_experiment(results), database.CATALOG_TABLE: with_experiment(catalog)}
     side_by_side = min(int(threads), len(parts)) if database.shares_tables(con) else 1
     idle = queue.SimpleQueue()  # the connections free to run a part
-    for cursor in database.cursors(con, side_by_side) if side_by_side > 1 else [con]:
-        idle.put(cursor)
 
     def part_on(part: str) -> list[dict]:
         cursor = idle.get()
@@ -442,14 +440,18 @@ def decide(con, experiment_id: int, results: pa.Table, catalog: pa.Table, parts=
     con.execute("SET threads = 1")  # each part on one thread; up to as many side by side as there were
     try:
         if side_by_side == 1:  # here, in this thread
+            idle.put(con)
             made = {part: part_on(part) for part in parts}
         else:
-            with concurrent.futures.ThreadPoolExecutor(side_by_side) as pool:
+            with (
+                database.cursors(con, side_by_side) as cursors,
+                concurrent.futures.ThreadPoolExecutor(side_by_side) as pool,
+            ):
+                for cursor in cursors:
+                    idle.put(cursor)
                 made = dict(zip(parts, pool.map(part_on, parts)))
     finally:
         con.execute(f"SET threads = {int(threads)}")
-        while side_by_side > 1 and not idle.empty():
-            idle.get().close()
     for row in made.get("rows", []):
         row["details"] = json.loads(row["details"]) if row["details"] else None
     if "not_evaluable" in made:
