@@ -18,16 +18,22 @@ Layout::
         .views.lock                   held while an experiment is committed or the views file rewritten
         experiments/.staging-<id>-<pid>/   a load at work (or killed: removed by the next load)
 
-The views file holds no data: its views read the Parquet files by absolute path,
+The views file holds no data: its views read the Parquet files by their path under
+``cosydb_root()``, a macro of the views file that gives the directory's absolute path,
 so ``duckdb run.cosydb/cosydb.duckdb`` works in the stock DuckDB shell. If the
 directory is moved, or the views of sql/ changed, cosydb rewrites the views file the
 next time it opens it.
+
+Writing a views file binds every view (about 0.1 s). The files written are kept for reuse,
+named by the digest of their statements (``_reused``): a database whose experiments have
+the same files gets a copy with its own root and catalog row.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import os
 import shlex
 import shutil
@@ -49,6 +55,10 @@ EXPERIMENTS = "experiments"
 LOAD_LOCK = ".load.lock"
 VIEWS_LOCK = ".views.lock"
 STAGING_PREFIX = ".staging-"
+#: The views file's macro that holds the database directory's absolute path.
+ROOT_MACRO = "cosydb_root"
+#: Views files kept for reuse (``_reused``), the most recently used first.
+KEPT_VIEWS_FILES = 16
 
 RESULTS_TABLE = "property_results"
 CUBE_TABLE = "severity_cube"
@@ -99,9 +109,14 @@ def quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _base_view_sql(table: tables.StoredTable, experiments: list[tuple[int, Path]]) -> str:
+def _base_view_sql(table: tables.StoredTable, experiments: list[tuple[int, Path]], root: Path | None = None) -> str:
+    """``table``'s rows in the experiment directories, by absolute path, or by path under
+    ``ROOT_MACRO`` when the directories are in database ``root``."""
+
     def files(directory: Path) -> str:
-        return ", ".join(quote(str(p.resolve())) for p in table.files(directory))
+        if root is None:
+            return ", ".join(quote(str(p.resolve())) for p in table.files(directory))
+        return ", ".join(f"{ROOT_MACRO}() || {quote('/' + str(p.relative_to(root)))}" for p in table.files(directory))
 
     if table.keyed:
         return f"SELECT * FROM read_parquet([{', '.join(files(d) for _, d in experiments)}])"
@@ -152,13 +167,17 @@ def experiments_only(con: duckdb.DuckDBPyConnection, experiment_ids: list[int]):
             con.execute(f"DROP VIEW IF EXISTS {'memory' if shared else 'temp'}.main.{name}")
 
 
-def create_views(con: duckdb.DuckDBPyConnection, experiments: list[tuple[int, Path]]) -> None:
-    """Create the stored-table views over ``(experiment id, directory)`` pairs and every object
-    of ``sql/`` and ``reports/``."""
+def _views_statements(root: Path) -> list[str]:
+    """What a views file of database ``root`` holds after its catalog row and ``ROOT_MACRO``:
+    the stored-table views over its experiment directories (paths under the macro), every
+    object of ``sql/`` and ``reports/``, and their comments (``docs.comment_statements``)."""
+    experiments = [(int(d.name), d) for d in experiment_dirs(root)]
     stored = tables.stored()
-    for name in sorted(stored):
-        create_table_view(con, stored[name], experiments)
-    sqlviews.create_all(con, set(stored))
+    return [
+        *(f"CREATE VIEW {name} AS\n{_base_view_sql(stored[name], experiments, root)}" for name in sorted(stored)),
+        *(sqlviews.creation(obj) for obj in sqlviews.ordered(sqlviews.load_objects(), set(stored)) if not obj.is_table),
+        ";\n".join(docs.comment_statements()),
+    ]
 
 
 def write_views(root: Path) -> None:
@@ -174,30 +193,97 @@ def write_views(root: Path) -> None:
 
 
 def _write_views(root: Path) -> None:
-    dirs = experiment_dirs(root)
     tmp = root / f".{VIEWS_FILE}.{os.getpid()}.tmp"
-    tmp.unlink(missing_ok=True)
+    statements = _views_statements(root)
+    digest = hashlib.sha256("\0".join([duckdb.__version__, *statements]).encode()).hexdigest()
+    try:
+        if not _reused(digest, tmp, root):
+            _remove_database_file(tmp)
+            con = duckdb.connect(str(tmp))
+            try:
+                con.execute("BEGIN")  # one transaction: one write of the file, not one per statement
+                _catalog_row(con, root, create=True)
+                for statement in statements:
+                    con.execute(statement)
+                con.execute("COMMIT")
+            finally:
+                con.close()
+            _keep(tmp, digest)
+        os.replace(tmp, root / VIEWS_FILE)
+    finally:
+        _remove_database_file(tmp)
+
+
+def _catalog_row(con: duckdb.DuckDBPyConnection, root: Path, create: bool) -> None:
+    """The views file's ``cosydb_catalog`` row and ``ROOT_MACRO`` for database ``root``
+    (``create``: the table too)."""
+    if create:
+        con.execute(
+            "CREATE TABLE cosydb_catalog (root VARCHAR, schema_version INTEGER, tool_version VARCHAR, "
+            "sql_fingerprint VARCHAR)"
+        )
+    con.execute("DELETE FROM cosydb_catalog")
+    con.execute(
+        "INSERT INTO cosydb_catalog VALUES (?, ?, ?, ?)",
+        [str(root), SCHEMA_VERSION, __version__, sqlviews.fingerprint()],
+    )
+    con.execute(f"CREATE OR REPLACE MACRO {ROOT_MACRO}() AS {quote(str(root))}")
+
+
+def _kept_dir() -> Path:
+    """Where views files are kept for reuse: ``$COSYDB_CACHE_DIR``, else cosydb's directory
+    in the user's cache directory (``$XDG_CACHE_HOME``, default ``~/.cache``)."""
+    if os.environ.get("COSYDB_CACHE_DIR"):
+        return Path(os.environ["COSYDB_CACHE_DIR"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cosydb"
+
+
+def _reused(digest: str, tmp: Path, root: Path) -> bool:
+    """Whether ``tmp`` is now a copy of the views file kept under ``digest`` (the same
+    statements, ``_views_statements``), with the catalog row and root of ``root``. A kept
+    file that cannot be read or written is removed: the caller writes a new one."""
+    kept = _kept_dir() / f"views-{digest}.duckdb"
+    try:
+        shutil.copyfile(kept, tmp)
+    except OSError:
+        return False
+    with contextlib.suppress(OSError):
+        os.utime(kept)  # recently used: kept longest
     try:
         con = duckdb.connect(str(tmp))
         try:
-            con.execute("BEGIN")  # one transaction: one write of the file, not one per statement
-            con.execute(
-                "CREATE TABLE cosydb_catalog (root VARCHAR, schema_version INTEGER, tool_version VARCHAR, "
-                "sql_fingerprint VARCHAR)"
-            )
-            con.execute(
-                "INSERT INTO cosydb_catalog VALUES (?, ?, ?, ?)",
-                [str(root), SCHEMA_VERSION, __version__, sqlviews.fingerprint()],
-            )
-            create_views(con, [(int(d.name), d) for d in dirs])
-            con.execute(";\n".join(docs.comment_statements()))
+            con.execute("BEGIN")
+            _catalog_row(con, root, create=False)
             con.execute("COMMIT")
         finally:
             con.close()
-        os.replace(tmp, root / VIEWS_FILE)
-    finally:
-        tmp.unlink(missing_ok=True)
-        Path(str(tmp) + ".wal").unlink(missing_ok=True)
+    except duckdb.Error:
+        with contextlib.suppress(OSError):
+            kept.unlink()
+        return False
+    return True
+
+
+def _keep(written: Path, digest: str) -> None:
+    """Keep a copy of views file ``written`` for reuse under ``digest`` (the newest
+    ``KEPT_VIEWS_FILES``); if the directory cannot be written, nothing is kept."""
+    folder = _kept_dir()
+    tmp = folder / f".views-{digest}.{os.getpid()}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(written, tmp)
+        os.replace(tmp, folder / f"views-{digest}.duckdb")
+        kept = sorted(folder.glob("views-*.duckdb"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in kept[KEPT_VIEWS_FILES:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+
+
+def _remove_database_file(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    Path(str(path) + ".wal").unlink(missing_ok=True)
 
 
 def _rebuild_hint(root: Path) -> str:

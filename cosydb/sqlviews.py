@@ -203,12 +203,16 @@ def render_reading(obj: SqlObject, ref: Callable[[str], str]) -> str:
     return templating.render(obj.source, obj.path, ref=ref, config=lambda **_: "")
 
 
+def creation(obj: SqlObject) -> str:
+    """The statement that creates rendered object ``obj`` as a macro or a view."""
+    if obj.kind == "macro":
+        return f"CREATE OR REPLACE MACRO {obj.sql}"
+    return f"CREATE OR REPLACE VIEW {obj.name} AS\n{obj.sql}"
+
+
 def create(con: duckdb.DuckDBPyConnection, obj: SqlObject) -> None:
     """Create one rendered object on ``con`` as a macro or a view."""
-    if obj.kind == "macro":
-        con.execute(f"CREATE OR REPLACE MACRO {obj.sql}")
-    else:
-        con.execute(f"CREATE OR REPLACE VIEW {obj.name} AS\n{obj.sql}")
+    con.execute(creation(obj))
 
 
 def read_by(objects: list[SqlObject], names: set[str]) -> set[str]:

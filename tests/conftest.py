@@ -6,6 +6,7 @@ import os
 import shutil
 import sys
 import tarfile
+import tempfile
 from pathlib import Path
 
 import duckdb
@@ -390,6 +391,15 @@ SPREAD_TESTS = (
     "tests/test_dialects.py::test_compiled_asl_properties_on_spark_equal_duckdb[",
     "tests/test_dialects.py::test_cli_load_and_report_on_a_standalone_cluster_equal_duckdb",
 )
+
+
+def pytest_configure(config):
+    """The views files that cosydb keeps for reuse (``database._kept_dir``) are kept in a
+    directory of this test run, which its workers share, not in the user's cache."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        folder = tempfile.mkdtemp(prefix="cosydb-kept-")
+        os.environ["COSYDB_CACHE_DIR"] = folder
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 def pytest_xdist_make_scheduler(config, log):

@@ -1,0 +1,129 @@
+"""The views file of a database (cosydb.database): written once per set of statements,
+reused for every database whose experiments have the same files."""
+
+import re
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+from conftest import small_trace
+
+from cosydb import database, docs
+from cosydb.loading import load
+
+#: What a views file defines, as DuckDB's own catalog functions list it.
+CATALOG = {
+    "views": "SELECT view_name, sql FROM duckdb_views() WHERE database_name = current_database() ORDER BY 1",
+    "columns": (
+        "SELECT table_name, column_name, data_type, comment FROM duckdb_columns() "
+        "WHERE database_name = current_database() ORDER BY table_name, column_index"
+    ),
+    "macros": (
+        "SELECT function_name, macro_definition, comment FROM duckdb_functions() "
+        "WHERE database_name = current_database() AND function_name <> 'cosydb_root' ORDER BY 1, 2"
+    ),
+    "comments": "SELECT view_name, comment FROM duckdb_views() WHERE database_name = current_database() ORDER BY 1",
+    "catalog": "SELECT schema_version, tool_version, sql_fingerprint FROM cosydb_catalog",
+}
+
+
+def defined(db: Path) -> dict:
+    """Each ``CATALOG`` listing of ``db``'s views file, its root macro, its catalog row's root
+    and the number of events and region instances its views read."""
+    con = duckdb.connect(str(db / database.VIEWS_FILE), read_only=True)
+    try:
+        listed = {name: con.execute(sql).fetchall() for name, sql in CATALOG.items()}
+        listed["root"] = con.execute("SELECT cosydb_root(), (SELECT root FROM cosydb_catalog)").fetchone()
+        counted = "SELECT (SELECT count(*) FROM events), (SELECT count(*) FROM region_instances)"
+        listed["rows"] = con.execute(counted).fetchone()
+        return listed
+    finally:
+        con.close()
+
+
+def same_order(listing: list) -> list:
+    """``listing`` with the names of each ``EXCLUDE (...)`` in its SQL sorted: DuckDB prints
+    them in an order of its own, not always the same for one statement."""
+
+    def excluded(match: re.Match) -> str:
+        return "EXCLUDE (" + ", ".join(sorted(match.group(1).split(", "))) + ")"
+
+    def sorted_in(value):
+        return re.sub(r"EXCLUDE \(([^)]*)\)", excluded, value) if isinstance(value, str) else value
+
+    return [tuple(map(sorted_in, row)) for row in listing]
+
+
+def kept(folder: Path) -> list[Path]:
+    return sorted(folder.glob("views-*.duckdb"))
+
+
+def test_a_reused_views_file_is_the_one_written_anew(tmp_path, monkeypatch):
+    """The second database of the same files gets the first one's views file with its own
+    root; it defines what a views file written anew defines, and reads its own files."""
+    run = small_trace(tmp_path)
+    monkeypatch.setenv("COSYDB_CACHE_DIR", str(tmp_path / "kept"))
+    load(run, tmp_path / "first.cosydb")
+    (written,) = kept(tmp_path / "kept")
+    load(run, tmp_path / "second.cosydb")
+    assert kept(tmp_path / "kept") == [written]
+    monkeypatch.setenv("COSYDB_CACHE_DIR", str(tmp_path / "none kept"))
+    load(run, tmp_path / "anew.cosydb")
+    shutil.rmtree(tmp_path / "first.cosydb")  # the reused file read none of its files
+
+    reused, anew = defined(tmp_path / "second.cosydb"), defined(tmp_path / "anew.cosydb")
+    assert reused["root"] == (str(tmp_path / "second.cosydb"),) * 2
+    assert anew["root"] == (str(tmp_path / "anew.cosydb"),) * 2
+    assert reused["rows"] == anew["rows"] == (12, 6)  # 2 ranks x (program, main, work)
+    for name in CATALOG:
+        assert same_order(reused[name]) == same_order(anew[name]), name
+    assert {name for name, _ in reused["views"]} == database.base_tables() | database.view_names()
+    columns_documented = sum(s.startswith("COMMENT ON COLUMN") for s in docs.comment_statements())
+    assert sum(comment is not None for *_, comment in reused["columns"]) == columns_documented
+
+
+def test_a_moved_database_reads_its_files_where_they_are(tmp_path):
+    run = small_trace(tmp_path)
+    load(run, tmp_path / "here.cosydb")
+    moved = Path(shutil.move(tmp_path / "here.cosydb", tmp_path / "there.cosydb"))
+    database.connect(moved).close()  # rewrites the views file
+    assert defined(moved)["root"] == (str(moved),) * 2
+    assert defined(moved)["rows"] == (12, 6)
+
+
+def test_a_kept_views_file_that_cannot_be_read_is_written_anew(tmp_path, monkeypatch):
+    run = small_trace(tmp_path)
+    monkeypatch.setenv("COSYDB_CACHE_DIR", str(tmp_path / "kept"))
+    load(run, tmp_path / "first.cosydb")
+    (written,) = kept(tmp_path / "kept")
+    written.write_bytes(b"not a DuckDB file")
+    load(run, tmp_path / "second.cosydb")
+    assert defined(tmp_path / "second.cosydb")["rows"] == (12, 6)
+    assert kept(tmp_path / "kept") == [written]  # written anew, and kept in place of what was there
+    con = duckdb.connect(str(written), read_only=True)
+    assert con.execute("SELECT root FROM cosydb_catalog").fetchall() == [(str(tmp_path / "second.cosydb"),)]
+    con.close()
+
+
+def test_without_a_place_to_keep_it_the_views_file_is_written(tmp_path, monkeypatch):
+    (tmp_path / "a file").write_text("")
+    monkeypatch.setenv("COSYDB_CACHE_DIR", str(tmp_path / "a file" / "kept"))
+    load(small_trace(tmp_path), tmp_path / "x.cosydb")
+    assert defined(tmp_path / "x.cosydb")["rows"] == (12, 6)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a file", "run", "x.cosydb"]
+
+
+@pytest.mark.parametrize("limit", [1, 2])
+def test_only_the_most_recently_used_are_kept(tmp_path, monkeypatch, limit):
+    """Three databases of one, two and three experiments: three views files, the newest kept."""
+    monkeypatch.setenv("COSYDB_CACHE_DIR", str(tmp_path / "kept"))
+    monkeypatch.setattr(database, "KEPT_VIEWS_FILES", limit)
+    run = small_trace(tmp_path)
+    digests = []
+    for n in range(1, 4):
+        for _ in range(n):
+            load(run, tmp_path / f"{n}.cosydb")
+        digests += [p.name for p in kept(tmp_path / "kept") if p.name not in digests]
+    assert len(digests) == 3
+    assert [p.name for p in kept(tmp_path / "kept")] == sorted(digests[-limit:])
