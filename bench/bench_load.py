@@ -14,8 +14,8 @@ takes to compute over the whole trace, the seconds of ``cosydb report``
 over the whole property catalog, and the wall time of ``cosydb report
 --threshold 0.01`` asked again (process start included: it reads the stored
 results; issue 42: <= 1 s at 10M events), and, side by side, the wall time of the commands
-``cosydb load`` + ``cosydb report --fresh`` (two commands; and ``cosydb load --report``, one)
-and of Scalasca 2.6's ``scout`` on the same
+``cosydb load`` + ``cosydb report --fresh`` (two commands; and ``cosydb load --report``, one,
+also as a user's first load: no views file kept to reuse) and of Scalasca 2.6's ``scout`` on the same
 trace (issue 42: <= 1.0 x; scout from SCALASCA_PREFIX, run by RUN_SCOUT, else not
 measured; stopped after --scout-timeout seconds, with its peak RSS either way), and the
 load's events/s at each synthetic size against the next smaller one. Every measurement runs in a fresh
@@ -203,21 +203,27 @@ def scout_seconds(anchor: Path, workdir: Path, timeout: float) -> tuple[float | 
     return seconds, f"failed after {seconds:.1f} s (exit {proc.returncode}: {said})", peak / 2**20
 
 
-def commands_seconds(anchor: Path, db: Path) -> tuple[float, float]:
+def commands_seconds(anchor: Path, db: Path) -> tuple[float, float, float]:
     """Wall-clock seconds of the commands ``cosydb load`` and ``cosydb report --fresh`` as a
-    user runs them (process start included), and of the one command ``cosydb load --report``
-    that does both: what scout is measured against."""
+    user runs them (process start included), of the one command ``cosydb load --report``
+    that does both: what scout is measured against; and of that one command as a user's
+    first load, no views file kept yet (``COSYDB_CACHE_DIR`` empty; the others find the one
+    the bench's earlier loads of the trace kept, as a user's later loads do)."""
+
+    def run(*args: str, env: dict | None = None) -> float:
+        started = time.perf_counter()
+        subprocess.run([COSYDB, *args], capture_output=True, check=True, env=env)
+        return time.perf_counter() - started
+
+    load = ("load", str(anchor), "--db", str(db), "--quiet")
     shutil.rmtree(db, ignore_errors=True)
-    started = time.perf_counter()
-    subprocess.run([COSYDB, "load", str(anchor), "--db", str(db), "--quiet"], capture_output=True, check=True)
-    subprocess.run([COSYDB, "report", str(db), "--fresh"], capture_output=True, check=True)
-    two = time.perf_counter() - started
+    two = run(*load) + run("report", str(db), "--fresh")
     shutil.rmtree(db)
-    started = time.perf_counter()
-    subprocess.run(
-        [COSYDB, "load", str(anchor), "--db", str(db), "--quiet", "--report"], capture_output=True, check=True
-    )
-    return two, time.perf_counter() - started
+    one = run(*load, "--report")
+    shutil.rmtree(db)
+    with tempfile.TemporaryDirectory() as nothing_kept:
+        first = run(*load, "--report", env=os.environ | {"COSYDB_CACHE_DIR": nothing_kept})
+    return two, one, first
 
 
 def _tree(pid: int) -> list[int]:
@@ -377,8 +383,8 @@ def bench_trace(anchor: Path, workdir: Path, args: argparse.Namespace) -> dict:
         )
     scout, scout_outcome, scout_rss = scout_seconds(anchor, workdir, args.scout_timeout)
     # the commands side by side with scout: not where scout failed or was stopped (no ratio)
-    commands, one_command = (
-        (None, None)
+    commands, one_command, first_load = (
+        (None, None, None)
         if scout_outcome.startswith(("failed", "stopped"))
         else commands_seconds(anchor, workdir / f"{label}-commands.cosydb")
     )
@@ -390,7 +396,9 @@ def bench_trace(anchor: Path, workdir: Path, args: argparse.Namespace) -> dict:
             f"scout (Scalasca 2.6): {scout:8.2f} s wall, peak RSS {scout_rss:,.0f} MiB (all its processes)\n"
             f"cosydb load + report: {commands:8.2f} s wall (the commands) = {commands / scout:.2f} x scout "
             "(issue 42: <= 1.0)\n"
-            f"cosydb load --report: {one_command:8.2f} s wall (one command) = {one_command / scout:.2f} x scout",
+            f"cosydb load --report: {one_command:8.2f} s wall (one command) = {one_command / scout:.2f} x scout\n"
+            f"  as a first load   : {first_load:8.2f} s wall (no views file kept yet) "
+            f"= {first_load / scout:.2f} x scout",
             flush=True,
         )
     return dict(
@@ -398,6 +406,7 @@ def bench_trace(anchor: Path, workdir: Path, args: argparse.Namespace) -> dict:
         events=events,
         commands_s=commands,
         one_command_s=one_command,
+        first_load_s=first_load,
         scout_s=scout,
         scout_outcome=scout_outcome,
         scout_rss_mib=scout_rss,
@@ -416,8 +425,8 @@ def summary(rows: list[dict]) -> None:
     """One line per trace, then issue 16's limits: peak RSS <= 1 GiB, events/s not falling with size."""
     print(
         f"\n{'trace':28} {'events':>11} {'load s':>8} {'events/s':>10} {'report s':>9} {'again s':>8} "
-        f"{'otf2-print s':>12} {'ratio':>6} {'commands s':>10} {'one s':>6} {'scout s':>8} {'/ scout':>11} "
-        f"{'load RSS':>9} {'report RSS':>10}"
+        f"{'otf2-print s':>12} {'ratio':>6} {'commands s':>10} {'one s':>6} {'first s':>7} {'scout s':>8} "
+        f"{'/ scout':>11} {'load RSS':>9} {'report RSS':>10}"
     )
     for r in rows:
         yardstick = "-" if r["otf2_print_s"] is None else f"{r['otf2_print_s']:.2f}"
@@ -433,10 +442,11 @@ def summary(rows: list[dict]) -> None:
         )
         commands = "-" if r["commands_s"] is None else f"{r['commands_s']:.2f}"
         one = "-" if r["one_command_s"] is None else f"{r['one_command_s']:.2f}"
+        first = "-" if r["first_load_s"] is None else f"{r['first_load_s']:.2f}"
         print(
             f"{r['trace']:28} {r['events']:11,} {r['load_s']:8.2f} {r['load_rate']:10,.0f} {r['report_s']:9.2f} "
-            f"{r['again_s']:8.2f} {yardstick:>12} {ratio:>6} {commands:>10} {one:>6} {scout:>8} {versus:>11} "
-            f"{r['load_rss_mib']:7.0f} M {r['report_rss_mib']:8.0f} M"
+            f"{r['again_s']:8.2f} {yardstick:>12} {ratio:>6} {commands:>10} {one:>6} {first:>7} {scout:>8} "
+            f"{versus:>11} {r['load_rss_mib']:7.0f} M {r['report_rss_mib']:8.0f} M"
         )
     for r in rows:
         if r["scout_outcome"] != "ran":
