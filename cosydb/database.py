@@ -230,19 +230,27 @@ def _catalog_row(con: duckdb.DuckDBPyConnection, root: Path, create: bool) -> No
     con.execute(f"CREATE OR REPLACE MACRO {ROOT_MACRO}() AS {quote(str(root))}")
 
 
-def _kept_dir() -> Path:
+def _kept_dir() -> Path | None:
     """Where views files are kept for reuse: ``$COSYDB_CACHE_DIR``, else cosydb's directory
-    in the user's cache directory (``$XDG_CACHE_HOME``, default ``~/.cache``)."""
+    in the user's cache directory (``$XDG_CACHE_HOME`` if an absolute path, as the XDG
+    specification says, else ``~/.cache``); None without a home directory."""
     if os.environ.get("COSYDB_CACHE_DIR"):
         return Path(os.environ["COSYDB_CACHE_DIR"])
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cosydb"
+    xdg = Path(os.environ.get("XDG_CACHE_HOME") or "relative")
+    try:
+        return (xdg if xdg.is_absolute() else Path.home() / ".cache") / "cosydb"
+    except (RuntimeError, KeyError):  # no home directory
+        return None
 
 
 def _reused(digest: str, tmp: Path, root: Path) -> bool:
     """Whether ``tmp`` is now a copy of the views file kept under ``digest`` (the same
     statements, ``_views_statements``), with the catalog row and root of ``root``. A kept
     file that cannot be read or written is removed: the caller writes a new one."""
-    kept = _kept_dir() / f"views-{digest}.duckdb"
+    folder = _kept_dir()
+    if folder is None:
+        return False
+    kept = folder / f"views-{digest}.duckdb"
     try:
         shutil.copyfile(kept, tmp)
     except OSError:
@@ -268,6 +276,8 @@ def _keep(written: Path, digest: str) -> None:
     """Keep a copy of views file ``written`` for reuse under ``digest`` (the newest
     ``KEPT_VIEWS_FILES``); if the directory cannot be written, nothing is kept."""
     folder = _kept_dir()
+    if folder is None:
+        return
     tmp = folder / f".views-{digest}.{os.getpid()}.tmp"
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -127,3 +127,28 @@ def test_only_the_most_recently_used_are_kept(tmp_path, monkeypatch, limit):
         digests += [p.name for p in kept(tmp_path / "kept") if p.name not in digests]
     assert len(digests) == 3
     assert [p.name for p in kept(tmp_path / "kept")] == sorted(digests[-limit:])
+
+
+def test_where_views_files_are_kept(tmp_path, monkeypatch):
+    """``$COSYDB_CACHE_DIR``; else ``$XDG_CACHE_HOME/cosydb`` if absolute (a relative one is
+    ignored, as the XDG specification says), else ``~/.cache/cosydb``; without a home
+    directory nothing is kept and a load still writes its views file."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("COSYDB_CACHE_DIR", str(tmp_path / "given"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert database._kept_dir() == tmp_path / "given"
+    monkeypatch.delenv("COSYDB_CACHE_DIR")
+    assert database._kept_dir() == tmp_path / "xdg" / "cosydb"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    assert database._kept_dir() == tmp_path / "home" / ".cache" / "cosydb"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert database._kept_dir() == tmp_path / "home" / ".cache" / "cosydb"
+
+    def no_home():
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", no_home)
+    assert database._kept_dir() is None
+    load(small_trace(tmp_path), tmp_path / "x.cosydb")
+    assert defined(tmp_path / "x.cosydb")["rows"] == (12, 6)
+    assert not (tmp_path / "home").exists()
