@@ -126,16 +126,24 @@ def _base_view_sql(table: tables.StoredTable, experiments: list[tuple[int, Path]
     )
 
 
+def table_view(
+    table: tables.StoredTable, experiments: list[tuple[int, Path]], temporary: bool = False, root: Path | None = None
+) -> str:
+    """The statement creating a view named like ``table`` over its Parquet files in the
+    experiment directories (``temporary``: of this connection only, shadowing the
+    database's; ``root``: paths under ``ROOT_MACRO``, as in a views file)."""
+    kind = "TEMP VIEW" if temporary else "VIEW"
+    return f"CREATE OR REPLACE {kind} {table.name} AS\n{_base_view_sql(table, experiments, root)}"
+
+
 def create_table_view(
     con: duckdb.DuckDBPyConnection,
     table: tables.StoredTable,
     experiments: list[tuple[int, Path]],
     temporary: bool = False,
 ) -> None:
-    """A view named like ``table`` over its Parquet files in the experiment directories
-    (``temporary``: of this connection only, shadowing the database's)."""
-    kind = "TEMP VIEW" if temporary else "VIEW"
-    con.execute(f"CREATE OR REPLACE {kind} {table.name} AS\n{_base_view_sql(table, experiments)}")
+    """Create ``table_view`` on ``con``."""
+    con.execute(table_view(table, experiments, temporary))
 
 
 @contextlib.contextmanager
@@ -174,7 +182,7 @@ def _views_statements(root: Path) -> list[str]:
     experiments = [(int(d.name), d) for d in experiment_dirs(root)]
     stored = tables.stored()
     return [
-        *(f"CREATE VIEW {name} AS\n{_base_view_sql(stored[name], experiments, root)}" for name in sorted(stored)),
+        *(table_view(stored[name], experiments, root=root) for name in sorted(stored)),
         *(sqlviews.creation(obj) for obj in sqlviews.ordered(sqlviews.load_objects(), set(stored)) if not obj.is_table),
         ";\n".join(docs.comment_statements()),
     ]
@@ -196,8 +204,9 @@ def _write_views(root: Path) -> None:
     tmp = root / f".{VIEWS_FILE}.{os.getpid()}.tmp"
     statements = _views_statements(root)
     digest = hashlib.sha256("\0".join([duckdb.__version__, *statements]).encode()).hexdigest()
+    folder = _kept_dir()
     try:
-        if not _reused(digest, tmp, root):
+        if folder is None or not _reused(folder / f"views-{digest}.duckdb", tmp, root):
             _remove_database_file(tmp)
             con = duckdb.connect(str(tmp))
             try:
@@ -208,7 +217,8 @@ def _write_views(root: Path) -> None:
                 con.execute("COMMIT")
             finally:
                 con.close()
-            _keep(tmp, digest)
+            if folder is not None:
+                _keep(tmp, folder, digest)
         os.replace(tmp, root / VIEWS_FILE)
     finally:
         _remove_database_file(tmp)
@@ -233,24 +243,29 @@ def _catalog_row(con: duckdb.DuckDBPyConnection, root: Path, create: bool) -> No
 def _kept_dir() -> Path | None:
     """Where views files are kept for reuse: ``$COSYDB_CACHE_DIR``, else cosydb's directory
     in the user's cache directory (``$XDG_CACHE_HOME`` if an absolute path, as the XDG
-    specification says, else ``~/.cache``); None without a home directory."""
+    specification says, else ``~/.cache``), made if missing. None without a home directory,
+    or where the directory is not this user's alone (owned by another user, or writable by
+    others: a views file read from there would run its views' SQL); then nothing is kept."""
     if os.environ.get("COSYDB_CACHE_DIR"):
-        return Path(os.environ["COSYDB_CACHE_DIR"])
-    xdg = Path(os.environ.get("XDG_CACHE_HOME") or "relative")
+        folder = Path(os.environ["COSYDB_CACHE_DIR"])
+    else:
+        xdg = Path(os.environ.get("XDG_CACHE_HOME") or "relative")
+        try:
+            folder = (xdg if xdg.is_absolute() else Path.home() / ".cache") / "cosydb"
+        except (RuntimeError, KeyError):  # no home directory
+            return None
     try:
-        return (xdg if xdg.is_absolute() else Path.home() / ".cache") / "cosydb"
-    except (RuntimeError, KeyError):  # no home directory
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        status = folder.stat()
+    except OSError:
         return None
+    return folder if status.st_uid == os.getuid() and not status.st_mode & 0o022 else None
 
 
-def _reused(digest: str, tmp: Path, root: Path) -> bool:
-    """Whether ``tmp`` is now a copy of the views file kept under ``digest`` (the same
-    statements, ``_views_statements``), with the catalog row and root of ``root``. A kept
-    file that cannot be read or written is removed: the caller writes a new one."""
-    folder = _kept_dir()
-    if folder is None:
-        return False
-    kept = folder / f"views-{digest}.duckdb"
+def _reused(kept: Path, tmp: Path, root: Path) -> bool:
+    """Whether ``tmp`` is now a copy of views file ``kept`` (written by the same statements,
+    ``_views_statements``), with the catalog row and root of ``root``. A kept file that
+    cannot be read or written is removed: the caller writes a new one."""
     try:
         shutil.copyfile(kept, tmp)
     except OSError:
@@ -272,15 +287,11 @@ def _reused(digest: str, tmp: Path, root: Path) -> bool:
     return True
 
 
-def _keep(written: Path, digest: str) -> None:
-    """Keep a copy of views file ``written`` for reuse under ``digest`` (the newest
+def _keep(written: Path, folder: Path, digest: str) -> None:
+    """Keep a copy of views file ``written`` in ``folder`` under ``digest`` (the newest
     ``KEPT_VIEWS_FILES``); if the directory cannot be written, nothing is kept."""
-    folder = _kept_dir()
-    if folder is None:
-        return
     tmp = folder / f".views-{digest}.{os.getpid()}.tmp"
     try:
-        folder.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(written, tmp)
         os.replace(tmp, folder / f"views-{digest}.duckdb")
         kept = sorted(folder.glob("views-*.duckdb"), key=lambda p: p.stat().st_mtime, reverse=True)

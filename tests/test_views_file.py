@@ -144,6 +144,8 @@ def test_where_views_files_are_kept(tmp_path, monkeypatch):
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert database._kept_dir() == tmp_path / "home" / ".cache" / "cosydb"
 
+    shutil.rmtree(tmp_path / "home")  # made by the calls above
+
     def no_home():
         raise RuntimeError("Could not determine home directory.")
 
@@ -152,3 +154,22 @@ def test_where_views_files_are_kept(tmp_path, monkeypatch):
     load(small_trace(tmp_path), tmp_path / "x.cosydb")
     assert defined(tmp_path / "x.cosydb")["rows"] == (12, 6)
     assert not (tmp_path / "home").exists()
+
+
+def test_a_directory_others_may_write_keeps_nothing(tmp_path, monkeypatch):
+    """A views file read from a directory that another user could write would run SQL they
+    wrote: such a directory is not used, and the load writes its views file itself."""
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)
+    monkeypatch.setenv("COSYDB_CACHE_DIR", str(shared))
+    assert database._kept_dir() is None
+    load(small_trace(tmp_path), tmp_path / "x.cosydb")
+    assert defined(tmp_path / "x.cosydb")["rows"] == (12, 6)
+    assert list(shared.iterdir()) == []
+    shared.chmod(0o700)
+    assert database._kept_dir() == shared
+    (tmp_path / "made").mkdir()
+    monkeypatch.setenv("COSYDB_CACHE_DIR", str(tmp_path / "made" / "kept"))
+    assert database._kept_dir() == tmp_path / "made" / "kept"
+    assert (tmp_path / "made" / "kept").stat().st_mode & 0o777 == 0o700
