@@ -1,7 +1,7 @@
 """The engines that compute a load's model and a report's catalog, one object per load or
 report (``--engine``): DuckDB on this machine, or Apache Spark (``cosydb.spark``) on a
 Spark master. Each reads a trace (``read``: Spark decodes an OTF2 trace's locations in
-Spark tasks), derives the model of a staged experiment (``derive``; None: the load derives
+Spark tasks), derives the model of staged experiments (``derive``; None: the load derives
 it on DuckDB, a location partition at a time) and keeps the rows of an evaluation of the
 catalog (``tables``). ``name`` is what templates test (``engine == 'spark'``) and what a
 report's stored evaluation records."""
@@ -55,8 +55,8 @@ class SparkEngine:
         parallelism = workers or self.session.sparkContext.defaultParallelism
         return loader.read(anchor, sink, parallelism, spark.job_runner(self.session))
 
-    def derive(self, duck, directory: Path, experiment_id: int, written: set[str], say) -> dict:
-        return spark.derive(self.session, duck, directory, experiment_id, written, say)
+    def derive(self, duck, experiments: list[tuple[int, Path]], written: set[str], say) -> dict:
+        return spark.derive(self.session, duck, experiments, written, say)
 
     def release(self) -> None:
         """Free what the session kept for a load (``spark.release``)."""

@@ -218,17 +218,24 @@ def _checks() -> list[sqlviews.SqlObject]:
     return sqlviews.ordered(sqlviews.load_objects("check"), database.object_names())
 
 
-def _derive_on(engine, directory: Path, experiment_id: int, say: Callable[[str], None]) -> tuple[list[dict], dict, int]:
-    """``_derive`` with another engine computing the tables (``engine.derive``: Spark SQL);
-    the checks then run on DuckDB over the files it wrote."""
+def _derive_on(
+    engine, staged: list[tuple[int, Path]], say: Callable[[str], None]
+) -> tuple[list[list[dict]], dict, int]:
+    """``_derive`` with another engine computing the tables of ``staged`` experiments
+    ((experiment id, directory)) together (``engine.derive``: Spark SQL); the checks then
+    run on DuckDB over the files it wrote."""
     started = time.perf_counter()
-    written = {name for name, t in tables.REGISTRY.items() if t.files(directory)}
+    written = {name for name, t in tables.REGISTRY.items() if t.files(staged[0][1])}
     con = duckdb.connect()
     try:
-        per_table = engine.derive(con, directory, experiment_id, written, say)
+        per_table = engine.derive(con, staged, written, say)
         seconds = {"derive": time.perf_counter() - started} | per_table
         started = time.perf_counter()
-        rows = _check_model(con, _checks(), say)
+        checks = _checks()
+        if len(staged) == 1:
+            rows = [_check_model(con, checks, say)]
+        else:
+            rows = [_check_model(con, checks, say, experiment_id) for experiment_id, _ in staged]
     finally:
         con.close()
         engine.release()  # the tables are written: what the engine kept for them is freed
@@ -301,9 +308,9 @@ def load_runs(
     """Load several traces or profiles into ``db`` as new experiments (ids in the order of
     ``sources``), committed together: all of them or none. ``db`` defaults to the first
     source's; ``names``: one per source, None for its default; the rest as for ``load``,
-    which returns the one row this returns per source. With DuckDB, runs whose loader
-    wrote the same tables and that together fit one location partition are derived by the
-    same statements (``_batches``): a run then costs little more than reading it."""
+    which returns the one row this returns per source. Runs whose loader wrote the same
+    tables and that together fit one location partition are derived by the same statements
+    (``_batches``), on either engine: a run then costs little more than reading it."""
     engines.check(engine)
     resources.memory_limit(memory_limit), resources.threads(threads)  # bad values fail before any work
     partitions.events_per_partition()
@@ -424,15 +431,14 @@ def _load_locked(
             metas.append(meta)
             results.append(result)
         derived: dict[int, tuple] = {}  # experiment id -> its check rows, the derive's seconds, partitions
-        if on.derive is not None:
-            for meta, staging in zip(metas, staged):
-                derived[meta["experiment_id"]] = _derive_on(on, staging, meta["experiment_id"], say)
-        else:
-            sizes = [(m["experiment_id"], d, r.number_of_events or 0) for m, d, r in zip(metas, staged, results)]
-            for batch in _batches(sizes, partitions.events_per_partition()):
+        sizes = [(m["experiment_id"], d, r.number_of_events or 0) for m, d, r in zip(metas, staged, results)]
+        for batch in _batches(sizes, partitions.events_per_partition()):
+            if on.derive is None:
                 checks, seconds, n_partitions = _derive(batch, *duckdb_resources, say)  # stops on a signal
-                for (experiment_id, _), rows in zip(batch, checks):
-                    derived[experiment_id] = (rows, seconds, n_partitions)
+            else:
+                checks, seconds, n_partitions = _derive_on(on, batch, say)
+            for (experiment_id, _), rows in zip(batch, checks):
+                derived[experiment_id] = (rows, seconds, n_partitions)
         started = time.perf_counter()
         for meta, staging, result in zip(metas, staged, results):
             checks, seconds, n_partitions = derived[meta["experiment_id"]]
@@ -463,11 +469,11 @@ def _load_locked(
 
 
 def _batches(runs: list[tuple[int, Path, int]], limit: int) -> list[list[tuple[int, Path]]]:
-    """``runs`` ((experiment id, staged directory, events)) in the groups ``_derive`` derives
-    together, in load order: runs whose loader wrote the same tables (which tables a run has
-    decides what is derived for it; today's loaders all write every table) and that hold at
-    most ``limit`` events together (one location partition); a larger run is derived alone,
-    in partitions."""
+    """``runs`` ((experiment id, staged directory, events)) in the groups ``_derive`` (or an
+    engine's ``derive``) derives together, in load order: runs whose loader wrote the same
+    tables (which tables a run has decides what is derived for it; today's loaders all
+    write every table) and that hold at most ``limit`` events together (one location
+    partition); a larger run is derived alone, in partitions."""
     open_batch: dict[frozenset, list] = {}  # the tables written -> the batch filling up and its events
     batches: list[list[tuple[int, Path]]] = []
     for experiment_id, directory, events in runs:

@@ -9,6 +9,7 @@ import contextlib
 import logging
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -301,17 +302,19 @@ def described(spark, text: str):
 
 
 def derive(
-    spark, duck: duckdb.DuckDBPyConnection, directory: Path, experiment_id: int, written: set[str], say=lambda _t: None
+    spark, duck: duckdb.DuckDBPyConnection, experiments: list[tuple[int, Path]], written: set[str], say=lambda _t: None
 ) -> dict:
-    """Compute the tables of ``sql/`` for one staged experiment with Spark SQL and write each
-    as Parquet part files in the directory of its file (``tables.StoredTable.files`` reads
-    them); the views of ``sql/`` they read become Spark views. ``duck`` binds each table's SQL for the
-    column types a DuckDB load writes: it is left with a view of every table and object of
-    ``sql/`` over the experiment's files. Returns the seconds of each table."""
+    """Compute the tables of ``sql/`` for staged ``experiments`` ((experiment_id, directory))
+    with Spark SQL, all of them by the same statements (the model is keyed by
+    ``experiment_id``), and write each experiment's rows of a table as Parquet part files in
+    the directory of its file there (``tables.StoredTable.files`` reads them); the views of
+    ``sql/`` they read become Spark views. ``duck`` binds each table's SQL for the column
+    types a DuckDB load writes: it is left with a view of every table and object of ``sql/``
+    over the experiments' files. Returns the seconds of each table."""
     from . import sqlviews
 
-    register_experiments(spark, [(experiment_id, directory)], written)
-    size_for(spark, _events([(experiment_id, directory)]))
+    register_experiments(spark, experiments, written)
+    size_for(spark, _events(experiments))
     objects = sqlviews.ordered(sqlviews.load_objects(), written)
     # the tables and the views they read: the other views are computed when read, by a report
     read_by_tables = sqlviews.read_by(objects, {obj.name for obj in objects if obj.is_table})
@@ -319,7 +322,7 @@ def derive(
     derived = tables.derived()
     seconds = {}
     for name in written:
-        database.create_table_view(duck, tables.REGISTRY[name], [(experiment_id, directory)])
+        database.create_table_view(duck, tables.REGISTRY[name], experiments)
     for obj in objects:
         where = obj.path
         if not obj.is_table:
@@ -336,14 +339,43 @@ def derive(
                     seconds[f"derive:{obj.name}"] = time.perf_counter() - started
                     continue
                 types = {row[0]: row[1] for row in duck.execute(f"DESCRIBE {obj.sql}").fetchall()}
-                stored = _cast(frame, types).drop("experiment_id")
-                stored.write.parquet(str(derived[obj.name].path(directory)))
+                stored = _write(_cast(frame, types), derived[obj.name], experiments)
         except Exception as error:
             raise _failed(error, where) from None
-        register_experiments(spark, [(experiment_id, directory)], {obj.name}, {obj.name: stored.schema})
-        database.create_table_view(duck, derived[obj.name], [(experiment_id, directory)])
+        register_experiments(spark, experiments, {obj.name}, {obj.name: stored.schema})
+        database.create_table_view(duck, derived[obj.name], experiments)
         seconds[f"derive:{obj.name}"] = time.perf_counter() - started
     return seconds
+
+
+def _write(frame, table: tables.StoredTable, experiments: list[tuple[int, Path]]):
+    """Write ``frame``'s rows of each of ``experiments`` as ``table``'s part files in its
+    directory, without ``experiment_id``; returns the frame as written. Several experiments
+    are written in one job, partitioned by ``experiment_id`` into a directory beside the
+    first's table, whose partitions are then moved into place; an experiment without rows
+    gets an empty part file of the table's columns (as Spark writes for one without rows)."""
+    stored = frame.drop("experiment_id")
+    if len(experiments) == 1:
+        stored.write.parquet(str(table.path(experiments[0][1])))
+        return stored
+    together = table.path(experiments[0][1]).with_name(f".together-{table.stem}")
+    frame.write.partitionBy("experiment_id").parquet(str(together))
+    empty = None
+    for experiment_id, directory in experiments:
+        written = together / f"experiment_id={experiment_id}"
+        if written.is_dir():
+            written.rename(table.path(directory))
+            continue
+        if empty is None:  # the columns as Spark writes them: from a part written, else an empty write
+            parts = sorted(together.glob("experiment_id=*/part-*.parquet"))
+            if not parts:
+                stored.limit(0).write.parquet(str(together / "empty"))
+                parts = sorted((together / "empty").glob("part-*.parquet"))
+            empty = pq.read_schema(parts[0]).empty_table()
+        table.path(directory).mkdir()
+        pq.write_table(empty, table.path(directory) / "part-00000-empty.parquet")
+    shutil.rmtree(together)
+    return stored
 
 
 class SparkTables:

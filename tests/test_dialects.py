@@ -2,6 +2,7 @@
 translate keep DuckDB's results, every model and property translates or fails in one line
 naming its file, and a Spark load and report equal DuckDB's on the shared traces with Scalasca's numbers."""
 
+import fcntl
 import json
 import math
 import os
@@ -18,12 +19,12 @@ from pathlib import Path
 import duckdb
 import pytest
 import sqlglot
-from conftest import SCALASCA_TRACES, assert_stored_tables_equal, differing_rows, real_trace
+from conftest import SCALASCA_TRACES, TRACES, assert_stored_tables_equal, copy_of, differing_rows, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, dialects, evaluator, spark, sqlviews, tables, templating
 from cosydb.errors import CosyError
-from cosydb.loading import load
+from cosydb.loading import load, load_runs
 
 #: Models without rows on the constructed hybrid run: profile-only inputs, and results of
 #: ``cosydb report`` (none stored after a load).
@@ -418,31 +419,69 @@ def test_frame_to_unbounded_following_on_spark_is_duckdbs(spark_session, frame):
     assert [tuple(r) for r in spark_session.sql(translated).collect()] == expected
 
 
+@pytest.fixture(scope="session")
+def loaded_together_on_spark(tmp_path_factory):
+    """The shared traces of ``SCALASCA_TRACES`` loaded by one ``load_runs`` on Spark, their
+    models derived together by the same Spark statements (as a ``cosydb load A B ...`` of
+    small runs), with Spark's expressions interpreted (as for small traces): trace name ->
+    (database, its experiment id). Loaded when a test first asks, by the first worker of
+    pytest-xdist to ask (the others wait for it: two loads at once would share the cores);
+    each worker reports on a copy of its own."""
+    loaded = {}
+    run_temp = tmp_path_factory.getbasetemp()  # under pytest-xdist: a worker's, in the run's
+    shared = (run_temp.parent if os.environ.get("PYTEST_XDIST_WORKER") else run_temp) / "spark-together"
+
+    def load_into(db: Path) -> dict[str, int]:
+        present = [t for t in SCALASCA_TRACES if (TRACES / t).exists()]
+        interpreted, spark.INTERPRETED_BELOW_EVENTS = spark.INTERPRETED_BELOW_EVENTS, 10**12
+        try:
+            metas = load_runs([real_trace(t) for t in present], db, engine="spark", spark_master="local[2]")
+        finally:
+            spark.INTERPRETED_BELOW_EVENTS = interpreted
+        return {t: m["experiment_id"] for t, m in zip(present, metas)}
+
+    def get(trace: str) -> tuple[Path, int]:
+        real_trace(trace)  # skips the test if the trace is not shared here
+        if not loaded:
+            once = shared / "spark.cosydb"
+            shared.mkdir(exist_ok=True)
+            with open(shared / ".lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if not (shared / "ids.json").exists():
+                    (shared / "ids.json").write_text(json.dumps(load_into(once)))
+            db = copy_of(once, tmp_path_factory.mktemp("spark-together"))
+            loaded.update({t: (db, k) for t, k in json.loads((shared / "ids.json").read_text()).items()})
+        return loaded[trace]
+
+    return get
+
+
 @pytest.mark.spark
 @pytest.mark.parametrize(
     "trace, compiled",
     [(trace, trace == "scorep-late_sender") for trace in SCALASCA_TRACES],
     ids=SCALASCA_TRACES,
 )
-def test_load_and_report_on_spark_equal_duckdb(spark_session, real_db, tmp_path, trace, compiled, monkeypatch):
-    """``cosydb load --engine spark``: the readers run as Spark tasks and Spark SQL derives the
-    model; ``cosydb report --engine spark``: Spark SQL evaluates the catalog. Every stored
-    table (the model and the report) has the rows of a DuckDB load and report, with Spark's
-    expressions interpreted (as for these small traces), or the report's ``compiled`` as for
-    large ones (on scorep-late_sender; the models compiled: test_models_on_spark_equal_duckdb)."""
+def test_load_and_report_on_spark_equal_duckdb(
+    spark_session, real_db, loaded_together_on_spark, trace, compiled, monkeypatch
+):
+    """``cosydb load --engine spark`` of the seven shared traces at once: the readers run as
+    Spark tasks and Spark SQL derives their models together; ``cosydb report --engine spark``
+    of each: Spark SQL evaluates the catalog. Every stored table of the trace's experiment
+    (the model and the report) has the rows of a DuckDB load of the trace alone and its
+    report, with Spark's expressions interpreted (as for these small traces), or the
+    report's ``compiled`` as for large ones (on scorep-late_sender; the models compiled:
+    test_models_on_spark_equal_duckdb; a run loaded alone on Spark:
+    test_cli_load_and_report_on_a_standalone_cluster_equal_duckdb)."""
     from cosydb.report import run
 
-    monkeypatch.setattr(spark, "INTERPRETED_BELOW_EVENTS", 10**12)
     theirs = real_db(trace)
-    ours = tmp_path / "spark.cosydb"
-    load(real_trace(trace), ours, engine="spark", spark_master="local[2]")
-    assert spark_session.conf.get("spark.sql.codegen.factoryMode") == "NO_CODEGEN"
-    if compiled:
-        monkeypatch.setattr(spark, "INTERPRETED_BELOW_EVENTS", 0)
-    run(ours, threshold=0, engine_name="spark", spark_master="local[2]")
+    ours, experiment_id = loaded_together_on_spark(trace)
+    monkeypatch.setattr(spark, "INTERPRETED_BELOW_EVENTS", 0 if compiled else 10**12)
+    run(ours, experiment=trace, threshold=0, engine_name="spark", spark_master="local[2]")
     assert spark_session.conf.get("spark.sql.codegen.factoryMode") == ("FALLBACK" if compiled else "NO_CODEGEN")
     run(theirs, threshold=0)
-    assert_stored_tables_equal(ours, theirs)
+    assert_stored_tables_equal(ours, theirs, experiments=(experiment_id, 1))
 
 
 def _property_results(db: Path, names: list[str]) -> str:
