@@ -249,9 +249,9 @@ def _kept_dir() -> Path | None:
     if os.environ.get("COSYDB_CACHE_DIR"):
         folder = Path(os.environ["COSYDB_CACHE_DIR"])
     else:
-        xdg = Path(os.environ.get("XDG_CACHE_HOME") or "relative")
+        xdg = os.environ.get("XDG_CACHE_HOME", "")
         try:
-            folder = (xdg if xdg.is_absolute() else Path.home() / ".cache") / "cosydb"
+            folder = (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache") / "cosydb"
         except (RuntimeError, KeyError):  # no home directory
             return None
     try:

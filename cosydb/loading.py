@@ -155,11 +155,9 @@ def _derive(
         made = sqlviews.create_all(con, set(written), materialize=materialize, wanted=set(derived) | checked)
         seconds = {"derive": time.perf_counter() - started} | per_table
         started = time.perf_counter()
+        rows = _check_models(con, checks, say, staged)
         if several:
-            rows = [_check_model(con, checks, say, e) for e, _ in staged]
             _split(con, [derived[name] for name in made if name in derived], scratch, staged)
-        else:
-            rows = [_check_model(con, checks, say)]
         return rows, seconds | {"checks": time.perf_counter() - started}, len(parts)
     finally:
         con.close()
@@ -191,6 +189,18 @@ def _split(
                         f"COPY (SELECT * EXCLUDE (experiment_id) FROM read_parquet({database.quote(str(part))}) "
                         f"WHERE experiment_id = {experiment_id}) TO {database.quote(str(target))} ({PARQUET_OPTIONS})"
                     )
+
+
+def _check_models(
+    con: duckdb.DuckDBPyConnection,
+    checks: list[sqlviews.SqlObject],
+    say: Callable[[str], None],
+    staged: list[tuple[int, Path]],
+) -> list[list[dict]]:
+    """``_check_model`` of each of the ``staged`` experiments derived on ``con`` together."""
+    if len(staged) == 1:
+        return [_check_model(con, checks, say)]
+    return [_check_model(con, checks, say, experiment_id) for experiment_id, _ in staged]
 
 
 def _check_model(
@@ -231,11 +241,7 @@ def _derive_on(
         per_table = engine.derive(con, staged, written, say)
         seconds = {"derive": time.perf_counter() - started} | per_table
         started = time.perf_counter()
-        checks = _checks()
-        if len(staged) == 1:
-            rows = [_check_model(con, checks, say)]
-        else:
-            rows = [_check_model(con, checks, say, experiment_id) for experiment_id, _ in staged]
+        rows = _check_models(con, _checks(), say, staged)
     finally:
         con.close()
         engine.release()  # the tables are written: what the engine kept for them is freed
