@@ -7,6 +7,7 @@ import shutil
 import sys
 import tarfile
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -267,13 +268,10 @@ COLLECTIVE_METRICS = (
 def real_db(tmp_path_factory):
     """Load a shared real trace once per test session: name -> database path. Tests that
     run ``report`` on it only replace its stored results. ``LARGE`` is unpacked first.
-    Under pytest-xdist the first worker to ask loads it into the session's shared
-    directory and every worker reads a copy of its own (a copy of a database is one:
-    its views file rewritten)."""
+    Under pytest-xdist every worker reads a copy of its own (``made_once``)."""
     loaded = {}
-    shared = tmp_path_factory.getbasetemp().parent / "real-dbs" if os.environ.get("PYTEST_XDIST_WORKER") else None
 
-    def load_into(name: str, db: Path) -> None:
+    def load_into(db: Path, name: str) -> None:
         scratch = db.parent
         trace = real_trace(name if name != LARGE else LARGE + ".tar.xz")
         if name == LARGE:
@@ -284,21 +282,31 @@ def real_db(tmp_path_factory):
 
     def get(name: str) -> Path:
         if name not in loaded:
-            db = tmp_path_factory.mktemp("real") / f"{Path(name).name}.cosydb"
-            if shared is None:
-                load_into(name, db)
-            else:
-                loaded_once = shared / name.replace("/", "_") / db.name
-                loaded_once.parent.mkdir(parents=True, exist_ok=True)
-                with open(loaded_once.parent / ".lock", "w") as lock:
-                    fcntl.flock(lock, fcntl.LOCK_EX)  # the other workers wait for the first one's load
-                    if not database.is_database(loaded_once):
-                        load_into(name, loaded_once)
-                copy_of(loaded_once, db.parent)
-            loaded[name] = db
+            db_name = f"{Path(name).name}.cosydb"
+            loaded[name] = made_once(tmp_path_factory, name.replace("/", "_"), db_name, lambda db: load_into(db, name))
         return loaded[name]
 
     return get
+
+
+def made_once(tmp_path_factory, key: str, db_name: str, make: Callable[[Path], None]) -> Path:
+    """Database ``db_name`` made by ``make(path)`` once per test run, in a folder of this
+    worker's (named short: a report's suggested commands print the database's path).
+    Under pytest-xdist the first worker to ask makes it in the run's shared directory
+    (``key``: its folder there; the other workers wait for it, as two loads at once would
+    share the cores) and every worker gets a copy of its own (a copy of a database is one:
+    its views file rewritten)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        db = tmp_path_factory.mktemp("db") / db_name
+        make(db)
+        return db
+    once = tmp_path_factory.getbasetemp().parent / "made-once" / key / db_name
+    once.parent.mkdir(parents=True, exist_ok=True)
+    with open(once.parent / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not database.is_database(once):
+            make(once)
+    return copy_of(once, tmp_path_factory.mktemp("db"))
 
 
 def copy_of(db: Path, folder: Path) -> Path:

@@ -2,7 +2,6 @@
 translate keep DuckDB's results, every model and property translates or fails in one line
 naming its file, and a Spark load and report equal DuckDB's on the shared traces with Scalasca's numbers."""
 
-import fcntl
 import json
 import math
 import os
@@ -19,7 +18,7 @@ from pathlib import Path
 import duckdb
 import pytest
 import sqlglot
-from conftest import SCALASCA_TRACES, TRACES, assert_stored_tables_equal, copy_of, differing_rows, real_trace
+from conftest import SCALASCA_TRACES, TRACES, assert_stored_tables_equal, differing_rows, made_once, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, dialects, evaluator, spark, sqlviews, tables, templating
@@ -424,34 +423,26 @@ def loaded_together_on_spark(tmp_path_factory):
     """The shared traces of ``SCALASCA_TRACES`` loaded by one ``load_runs`` on Spark, their
     models derived together by the same Spark statements (as a ``cosydb load A B ...`` of
     small runs), with Spark's expressions interpreted (as for small traces): trace name ->
-    (database, its experiment id). Loaded when a test first asks, by the first worker of
-    pytest-xdist to ask (the others wait for it: two loads at once would share the cores);
-    each worker reports on a copy of its own."""
-    loaded = {}
-    run_temp = tmp_path_factory.getbasetemp()  # under pytest-xdist: a worker's, in the run's
-    shared = (run_temp.parent if os.environ.get("PYTEST_XDIST_WORKER") else run_temp) / "spark-together"
+    (database, its experiment id). Loaded once per test run when a test first asks
+    (``made_once``: each worker reports on a copy of its own)."""
 
-    def load_into(db: Path) -> dict[str, int]:
-        present = [t for t in SCALASCA_TRACES if (TRACES / t).exists()]
+    def load_into(db: Path) -> None:
+        present = [real_trace(t) for t in SCALASCA_TRACES if (TRACES / t).exists()]
         interpreted, spark.INTERPRETED_BELOW_EVENTS = spark.INTERPRETED_BELOW_EVENTS, 10**12
         try:
-            metas = load_runs([real_trace(t) for t in present], db, engine="spark", spark_master="local[2]")
+            load_runs(present, db, engine="spark", spark_master="local[2]")
         finally:
             spark.INTERPRETED_BELOW_EVENTS = interpreted
-        return {t: m["experiment_id"] for t, m in zip(present, metas)}
+
+    loaded = []
 
     def get(trace: str) -> tuple[Path, int]:
         real_trace(trace)  # skips the test if the trace is not shared here
         if not loaded:
-            once = shared / "spark.cosydb"
-            shared.mkdir(exist_ok=True)
-            with open(shared / ".lock", "w") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)
-                if not (shared / "ids.json").exists():
-                    (shared / "ids.json").write_text(json.dumps(load_into(once)))
-            db = copy_of(once, tmp_path_factory.mktemp("spark-together"))
-            loaded.update({t: (db, k) for t, k in json.loads((shared / "ids.json").read_text()).items()})
-        return loaded[trace]
+            loaded.append(made_once(tmp_path_factory, "spark-together", "spark.cosydb", load_into))
+        with database.connect(loaded[0]) as con:  # each run is named after its directory
+            (experiment_id,) = con.execute("select experiment_id from experiments where name = ?", [trace]).fetchone()
+        return loaded[0], experiment_id
 
     return get
 
