@@ -34,7 +34,10 @@ description: |
   delayer_from_index and delayer_index.
 diagnosis: Not a problem by itself; the input of the delay costs.
 ---#}
-with points as (
+-- not materialized: a copy of every point outgrew the report's memory budget on large
+-- traces (7.7M points of 15 columns at 100M events: 36 s against 29 s); each use reads
+-- the columns it joins
+with points as not materialized (
     select
         location_id, seq, point_index, kind, coll_class, wait_s, callpath_id, call_enter_s,
         target_location_id, target_seq, team_location_id, team_seq, barrier_index, comm_id, instance_index
