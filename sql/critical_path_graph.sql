@@ -17,21 +17,19 @@
 -- from_callpath_id, from_wait_s, from_split, from_s of its departure (as
 -- sync_points: the call holding it, its waiting time and Enter); next_location_id,
 -- next_seq, next_how: one row per successor (NULL at MPI_Init).
--- not materialized: a copy of every point (lists included) outgrew the load's memory
--- budget on large traces; each use reads the columns it needs instead
-with points as not materialized (
-    select * from {{ ref('sync_points') }}
-),
+-- Each use reads sync_points itself, not a CTE of it: a copy of every point (lists
+-- included) outgrew the load's memory budget on large traces, and a CTE's NOT
+-- MATERIALIZED is lost when DuckDB (1.5) stores the view in a database file.
 
 -- where the path may leave a location
-departures as (
-    select * from points
+with departures as (
+    select * from {{ ref('sync_points') }}
     where kind in ('INIT', 'OMPBAR', 'FORK') or (kind in ('LS', 'LR', 'COLL') and wait_s > 0)
 ),
 
 start as (
     select experiment_id, arg_max(location_id, (call_enter_s, -location_id)) as location_id
-    from points
+    from {{ ref('sync_points') }}
     where kind = 'FINALIZE'
     group by all
 ),
@@ -50,7 +48,7 @@ targets as (
         t.call_enter_s as next_s,
         case d.kind when 'LS' then 'LS_SEND' when 'LR' then 'LR_RECV' else 'COLL' end as next_how
     from departures as d
-    join points as t
+    join {{ ref('sync_points') }} as t
         on d.experiment_id = t.experiment_id
         and d.target_location_id = t.location_id
         and d.target_seq = t.seq
@@ -61,7 +59,7 @@ targets as (
 arrivals as (
     select distinct experiment_id, location_id, seq, split_pos, how, callpath_id, call_enter_s from (
         select p.experiment_id, p.location_id, p.seq, p.split_pos, 'FINALIZE' as how, p.callpath_id, p.call_enter_s
-        from points as p
+        from {{ ref('sync_points') }} as p
         join start using (experiment_id, location_id)
         where p.kind = 'FINALIZE'
         union all
@@ -69,7 +67,7 @@ arrivals as (
         from targets
         union all
         select experiment_id, location_id, seq, split_pos, kind, callpath_id, call_enter_s
-        from points
+        from {{ ref('sync_points') }}
         where kind in ('OMPBAR', 'FORK')
     ) as candidates
 ),
@@ -110,7 +108,7 @@ successors as (
     select s.experiment_id, s.location_id, s.seq, s.how, b.location_id as next_location_id, b.seq as next_seq,
         'OMPBAR'
     from segments as s
-    join points as b
+    join {{ ref('sync_points') }} as b
         on s.experiment_id = b.experiment_id
         and s.team_location_id = b.team_location_id
         and s.team_seq = b.team_seq
@@ -120,7 +118,7 @@ successors as (
     select s.experiment_id, s.location_id, s.seq, s.how, f.location_id as next_location_id, f.seq as next_seq,
         'FORK'
     from segments as s
-    join points as f
+    join {{ ref('sync_points') }} as f
         on s.experiment_id = f.experiment_id
         and s.team_location_id = f.location_id
         and s.team_seq = f.team_seq
