@@ -29,13 +29,12 @@ params:
 diagnosis: Not a problem by itself; the input of the delay costs.
 ---#}
 {% import 'templates/scalasca.sql' as scalasca with context %}
-with resolutions as (
-    select * from {{ ref('delay_resolutions') }}
-),
 
--- every interval the resolutions compare, numbered, with the call of its first
--- point, that call's time and its completion time (none from the start of the trace)
-intervals as (
+{#- The intervals of `bounds` (location_id, from_index, to_index), each once and
+    numbered, with the call of its first point, that call's time and its
+    completion time (none from the start of the trace, from_index 0). -#}
+{% macro numbered(bounds) -%}
+(
     select
         n.location_id,
         n.from_index,
@@ -44,22 +43,98 @@ intervals as (
         f.callpath_id as first_callpath_id,
         f.total_s as first_total_s,
         f.completion_s as first_completion_s
-    from (
+    from ({{ bounds }}) as n
+    left join {{ ref('sync_points') }} as f on n.location_id = f.location_id and n.from_index = f.point_index
+)
+{%- endmacro %}
+
+{#- The time map of each interval of `intervals` (see numbered): Scalasca's
+    time per call path less the waits inside, the first point's call keeping only
+    its completion time. Yields (interval_id, callpath_id, time_s). -#}
+{% macro interval_times(intervals) -%}
+(
+    -- every interval of more than one part with the indexes of the points closing them
+    with spans as (
+        select interval_id, location_id, to_index, unnest(range(from_index + 1, to_index + 1)) as point_index
+        from {{ intervals }}
+        where to_index > from_index + 1
+    ),
+
+    -- an interval's time per call path: the one part's, or the parts' summed
+    summed_times as (
+        select i.interval_id, t.callpath_id, t.time_s
+        from {{ intervals }} as i
+        join {{ ref('sync_interval_times') }} as t on i.location_id = t.location_id and i.to_index = t.point_index
+        where i.to_index = i.from_index + 1
+
+        union all
+
+        select s.interval_id, t.callpath_id, sum(t.time_s)
+        from spans as s
+        join {{ ref('sync_interval_times') }} as t using (location_id, point_index)
+        group by all
+    ),
+
+    -- Scalasca's time map of each interval
+    run_times as (
+        select * from {{ scalasca.time_maps(intervals, 'summed_times') }}
+    ),
+
+    -- the waits at the points inside an interval (none inside a single part)
+    waits as (
+        select s.interval_id, p.callpath_id, sum(p.wait_s) as wait_s
+        from spans as s
+        join {{ ref('sync_points') }} as p using (location_id, point_index)
+        where s.point_index < s.to_index and p.wait_s > 0
+        group by all
+    ),
+
+    pruned as (
+        select r.interval_id, r.callpath_id, r.time_s - coalesce(w.wait_s, 0) as time_s
+        from run_times as r
+        left join waits as w using (interval_id, callpath_id)
+        where r.time_s - coalesce(w.wait_s, 0) > 0
+    )
+
+    -- the call of the interval's first point keeps only its completion time
+    select
+        p.interval_id,
+        p.callpath_id,
+        case
+            when p.callpath_id = i.first_callpath_id then greatest(p.time_s - i.first_total_s + i.first_completion_s, 0)
+            else p.time_s
+        end as time_s
+    from pruned as p
+    join {{ intervals }} as i using (interval_id)
+)
+{%- endmacro %}
+
+with resolutions as (
+    select * from {{ ref('delay_resolutions') }}
+),
+
+-- the delayer's intervals: its group interval and its interval since it
+-- synchronised with the waiting rank (a few; their time maps are kept)
+delayer_intervals as (
+    select * from {{ numbered('
         select delayer_location_id as location_id, delayer_from_index as from_index, delayer_index as to_index
         from resolutions
         union
         select delayer_location_id, group_from_index, delayer_index
         from resolutions
-        union
-        select location_id, waiter_from_index, point_index
-        from resolutions
-    ) as n
-    left join {{ ref('sync_points') }} as f on n.location_id = f.location_id and n.from_index = f.point_index
+    ') }}
 ),
 
--- each resolution's intervals: the delayer's group interval, its interval since it
--- synchronised with the waiting rank, the waiting location's since it synchronised
--- with the delayer
+-- the waiting location's intervals since it synchronised with the delayer (one
+-- per wait, most of the rows: their time maps are read once, in the last join)
+waiter_intervals as (
+    select * from {{ numbered('
+        select distinct location_id, waiter_from_index as from_index, point_index as to_index
+        from resolutions
+    ') }}
+),
+
+-- each resolution's intervals
 resolution_intervals as (
     select
         r.location_id,
@@ -69,78 +144,22 @@ resolution_intervals as (
         d.interval_id as delayer_interval_id,
         w.interval_id as waiter_interval_id
     from resolutions as r
-    join intervals as g
+    join delayer_intervals as g
         on r.delayer_location_id = g.location_id
         and r.group_from_index = g.from_index
         and r.delayer_index = g.to_index
-    join intervals as d
+    join delayer_intervals as d
         on r.delayer_location_id = d.location_id
         and r.delayer_from_index = d.from_index
         and r.delayer_index = d.to_index
-    join intervals as w
+    join waiter_intervals as w
         on r.location_id = w.location_id
         and r.waiter_from_index = w.from_index
         and r.point_index = w.to_index
 ),
 
--- every interval of more than one part with the indexes of the points closing them
-spans as (
-    select interval_id, location_id, to_index, unnest(range(from_index + 1, to_index + 1)) as point_index
-    from intervals
-    where to_index > from_index + 1
-),
-
-points as (
-    select location_id, point_index, callpath_id, wait_s from {{ ref('sync_points') }}
-),
-
--- an interval's time per call path: the one part's, or the parts' summed
-summed_times as (
-    select i.interval_id, t.callpath_id, t.time_s
-    from intervals as i
-    join {{ ref('sync_interval_times') }} as t on i.location_id = t.location_id and i.to_index = t.point_index
-    where i.to_index = i.from_index + 1
-
-    union all
-
-    select s.interval_id, t.callpath_id, sum(t.time_s)
-    from spans as s
-    join {{ ref('sync_interval_times') }} as t using (location_id, point_index)
-    group by all
-),
-
--- Scalasca's time map of each interval
-run_times as (
-    select * from {{ scalasca.time_maps('intervals', 'summed_times') }}
-),
-
--- the waits at the points inside an interval (none inside a single part)
-waits as (
-    select s.interval_id, p.callpath_id, sum(p.wait_s) as wait_s
-    from spans as s
-    join points as p using (location_id, point_index)
-    where s.point_index < s.to_index and p.wait_s > 0
-    group by all
-),
-
-pruned as (
-    select r.interval_id, r.callpath_id, r.time_s - coalesce(w.wait_s, 0) as time_s
-    from run_times as r
-    left join waits as w using (interval_id, callpath_id)
-    where r.time_s - coalesce(w.wait_s, 0) > 0
-),
-
--- the call of the interval's first point keeps only its completion time
-times as materialized (
-    select
-        p.interval_id,
-        p.callpath_id,
-        case
-            when p.callpath_id = i.first_callpath_id then greatest(p.time_s - i.first_total_s + i.first_completion_s, 0)
-            else p.time_s
-        end as time_s
-    from pruned as p
-    join intervals as i using (interval_id)
+delayer_interval_times as materialized (
+    select * from {{ interval_times('delayer_intervals') }}
 ),
 
 -- the delayer's time per call path of its group interval since its
@@ -149,7 +168,7 @@ times as materialized (
 delayer_times as (
     select r.location_id, r.point_index, r.delayer_location_id, r.waiter_interval_id, g.callpath_id, g.time_s
     from resolution_intervals as r
-    join times as g on r.group_interval_id = g.interval_id
+    join delayer_interval_times as g on r.group_interval_id = g.interval_id
     where r.delayer_interval_id = r.group_interval_id
 
     union all
@@ -158,8 +177,8 @@ delayer_times as (
         r.location_id, r.point_index, r.delayer_location_id, r.waiter_interval_id, g.callpath_id,
         coalesce(d.time_s, 0)
     from resolution_intervals as r
-    join times as g on r.group_interval_id = g.interval_id
-    left join times as d on r.delayer_interval_id = d.interval_id and g.callpath_id = d.callpath_id
+    join delayer_interval_times as g on r.group_interval_id = g.interval_id
+    left join delayer_interval_times as d on r.delayer_interval_id = d.interval_id and g.callpath_id = d.callpath_id
     where r.delayer_interval_id != r.group_interval_id
 )
 
@@ -170,5 +189,6 @@ select
     t.callpath_id,
     t.time_s - coalesce(w.time_s, 0) as delay_s
 from delayer_times as t
-left join times as w on t.waiter_interval_id = w.interval_id and t.callpath_id = w.callpath_id
+left join {{ interval_times('waiter_intervals') }} as w
+    on t.waiter_interval_id = w.interval_id and t.callpath_id = w.callpath_id
 where t.time_s - coalesce(w.time_s, 0) > 0
