@@ -17,7 +17,8 @@ results; issue 42: <= 1 s at 10M events), and, side by side, the wall time of th
 ``cosydb load`` + ``cosydb report --fresh`` (two commands; and ``cosydb load --report``, one,
 also as a user's first load: no views file kept to reuse) and of Scalasca 2.6's ``scout`` on the same
 trace (issue 42: <= 1.0 x; scout from SCALASCA_PREFIX, run by RUN_SCOUT, else not
-measured; stopped after --scout-timeout seconds, with its peak RSS either way), and the
+measured; stopped after --scout-timeout seconds, with its peak RSS either way;
+``--skip-commands`` leaves the commands out), and the
 load's events/s at each synthetic size against the next smaller one. Every measurement runs in a fresh
 process so peak RSS is the measured step's own. Traces and databases are
 kept in --workdir and reused (delete it to regenerate).
@@ -385,12 +386,18 @@ def bench_trace(anchor: Path, workdir: Path, args: argparse.Namespace) -> dict:
     # the commands side by side with scout: not where scout failed or was stopped (no ratio)
     commands, one_command, first_load = (
         (None, None, None)
-        if scout_outcome.startswith(("failed", "stopped"))
+        if args.skip_commands or scout_outcome.startswith(("failed", "stopped"))
         else commands_seconds(anchor, workdir / f"{label}-commands.cosydb")
     )
     if scout_outcome != "ran":
         print(f"scout               : {scout_outcome}", flush=True)
         scout = None
+    elif commands is None:
+        print(
+            f"scout (Scalasca 2.6): {scout:8.2f} s wall, peak RSS {scout_rss:,.0f} MiB (all its processes); "
+            "the commands not timed (--skip-commands)",
+            flush=True,
+        )
     else:
         print(
             f"scout (Scalasca 2.6): {scout:8.2f} s wall, peak RSS {scout_rss:,.0f} MiB (all its processes)\n"
@@ -437,7 +444,7 @@ def summary(rows: list[dict]) -> None:
             scout = "-" if r["scout_outcome"].startswith("not") else r["scout_outcome"].split()[0]  # failed, stopped
         versus = (
             "-"
-            if r["scout_s"] is None
+            if r["scout_s"] is None or r["commands_s"] is None
             else f"{r['commands_s'] / r['scout_s']:.2f}/{r['one_command_s'] / r['scout_s']:.2f}"
         )
         commands = "-" if r["commands_s"] is None else f"{r['commands_s']:.2f}"
@@ -489,6 +496,11 @@ def main() -> None:
     parser.add_argument("--skip-views", action="store_true", help="do not time each enhancement view alone")
     parser.add_argument(
         "--skip-entries", action="store_true", help="do not evaluate the catalog once more for each entry's seconds"
+    )
+    parser.add_argument(
+        "--skip-commands",
+        action="store_true",
+        help="do not time the commands side by side with scout (load + report, one command, first load)",
     )
     parser.add_argument(
         "--scout-timeout", type=float, default=1800, help="seconds after which scout is stopped (default 1800)"
