@@ -392,16 +392,15 @@ def bench_trace(anchor: Path, workdir: Path, args: argparse.Namespace) -> dict:
     if scout_outcome != "ran":
         print(f"scout               : {scout_outcome}", flush=True)
         scout = None
-    elif commands is None:
-        print(
-            f"scout (Scalasca 2.6): {scout:8.2f} s wall, peak RSS {scout_rss:,.0f} MiB (all its processes); "
-            "the commands not timed (--skip-commands)",
-            flush=True,
-        )
     else:
         print(
-            f"scout (Scalasca 2.6): {scout:8.2f} s wall, peak RSS {scout_rss:,.0f} MiB (all its processes)\n"
-            f"cosydb load + report: {commands:8.2f} s wall (the commands) = {commands / scout:.2f} x scout "
+            f"scout (Scalasca 2.6): {scout:8.2f} s wall, peak RSS {scout_rss:,.0f} MiB (all its processes)",
+            flush=True,
+        )
+        print(
+            "the commands        : not timed (--skip-commands)"
+            if commands is None
+            else f"cosydb load + report: {commands:8.2f} s wall (the commands) = {commands / scout:.2f} x scout "
             "(issue 42: <= 1.0)\n"
             f"cosydb load --report: {one_command:8.2f} s wall (one command) = {one_command / scout:.2f} x scout\n"
             f"  as a first load   : {first_load:8.2f} s wall (no views file kept yet) "
