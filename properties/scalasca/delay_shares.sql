@@ -136,7 +136,9 @@ waiter_intervals as (
     ') }}
 ),
 
--- each resolution's intervals
+-- each resolution's intervals: the delayer's group interval (g), its interval since it
+-- synchronised with the waiting rank (d), the waiting location's since it
+-- synchronised with the delayer (w)
 resolution_intervals as (
     select
         r.location_id,
