@@ -62,27 +62,23 @@ diagnosis: Not a problem by itself; the input of the delay costs.
         where to_index > from_index + 1
     ),
 
-    -- an interval's time per call path: the one part's, or the parts' summed
-    summed_times as (
+    -- an interval's time per call path: the one part's (no points inside: no waits to
+    -- prune), or the parts' summed
+    single_times as (
         select i.interval_id, t.callpath_id, t.time_s
         from {{ intervals }} as i
         join {{ ref('sync_interval_times') }} as t on i.location_id = t.location_id and i.to_index = t.point_index
         where i.to_index = i.from_index + 1
+    ),
 
-        union all
-
-        select s.interval_id, t.callpath_id, sum(t.time_s)
+    summed_times as (
+        select s.interval_id, t.callpath_id, sum(t.time_s) as time_s
         from spans as s
         join {{ ref('sync_interval_times') }} as t using (location_id, point_index)
         group by all
     ),
 
-    -- Scalasca's time map of each interval
-    run_times as (
-        select * from {{ scalasca.time_maps(intervals, 'summed_times') }}
-    ),
-
-    -- the waits at the points inside an interval (none inside a single part)
+    -- the waits at the points inside an interval of several parts
     waits as (
         select s.interval_id, p.callpath_id, sum(p.wait_s) as wait_s
         from spans as s
@@ -91,9 +87,16 @@ diagnosis: Not a problem by itself; the input of the delay costs.
         group by all
     ),
 
+    -- Scalasca's time map of each interval, less the waits inside
     pruned as (
+        select interval_id, callpath_id, time_s
+        from {{ scalasca.time_maps(intervals, 'single_times') }}
+        where time_s > 0
+
+        union all
+
         select r.interval_id, r.callpath_id, r.time_s - coalesce(w.wait_s, 0) as time_s
-        from run_times as r
+        from {{ scalasca.time_maps(intervals, 'summed_times') }} as r
         left join waits as w using (interval_id, callpath_id)
         where r.time_s - coalesce(w.wait_s, 0) > 0
     )
