@@ -4,6 +4,7 @@
     python bench/bench_load.py --events 1000000      # one size
     python bench/bench_load.py --real ../shared/traces/large/minife-16-large.tar.xz   # that trace only
     python bench/bench_load.py --events 10000000 100000000 --ranks 1024 --skip-bare --skip-views --skip-entries
+    python bench/bench_load.py --events 9300000:27 --repeat 2   # 27 ranks; scout and the commands twice
 
 For every trace it prints: the time of ``otf2-print`` on it (the OTF2 library's own
 decoder, Debian package ``otf2-tools``: the yardstick of issue 16, where load + report
@@ -17,9 +18,11 @@ results; issue 42: <= 1 s at 10M events), and, side by side, the wall time of th
 ``cosydb load`` + ``cosydb report --fresh`` (two commands; and ``cosydb load --report``, one,
 also as a user's first load: no views file kept to reuse) and of Scalasca 2.6's ``scout`` on the same
 trace (issue 42: <= 1.0 x; scout from SCALASCA_PREFIX, run by RUN_SCOUT, else not
-measured; stopped after --scout-timeout seconds, with its peak RSS either way;
-``--skip-commands`` leaves the commands out), and the
-load's events/s at each synthetic size against the next smaller one. Every measurement runs in a fresh
+measured; stopped after --scout-timeout seconds or above --scout-max-rss MiB, with its
+peak RSS either way;
+``--skip-commands`` leaves the commands out; ``--repeat N`` runs scout and the commands N
+times, interleaved, and the summary gives their ranges), and the
+load's events/s at each synthetic size against the next smaller one of as many ranks. Every measurement runs in a fresh
 process so peak RSS is the measured step's own. Traces and databases are
 kept in --workdir and reused (delete it to regenerate).
 """
@@ -163,13 +166,14 @@ def otf2_print_seconds(anchor: Path) -> float | None:
 RUN_SCOUT = Path(os.environ.get("RUN_SCOUT", HERE.parents[1] / "shared" / "tools" / "run_scout.sh"))
 
 
-def scout_seconds(anchor: Path, workdir: Path, timeout: float) -> tuple[float | None, str, float]:
+def scout_seconds(anchor: Path, workdir: Path, timeout: float, max_rss_mib: float) -> tuple[float | None, str, float]:
     """Wall-clock seconds of Scalasca 2.6's ``scout`` (its full analysis: wait states, root
     causes, critical path; mpirun included) on the trace, as installed at SCALASCA_PREFIX
     (``build_scout.sh``), what it did and the peak RSS (MiB) of all its processes (sampled):
     ``"ran"``, ``"not measured ..."`` (no SCALASCA_PREFIX or RUN_SCOUT: seconds None),
     ``"failed ..."`` with its exit code and last line of output, or ``"stopped ..."`` after
-    ``timeout`` seconds with the scout processes it had started by then."""
+    ``timeout`` seconds or above ``max_rss_mib`` of memory (before the kernel's OOM killer
+    stops it, or the bench), with the scout processes it had started by then."""
     if not os.environ.get("SCALASCA_PREFIX") or not RUN_SCOUT.is_file():
         return None, "not measured (set SCALASCA_PREFIX to build_scout.sh's install)", 0.0
     out = workdir / f"scout-{anchor.parent.name}"
@@ -182,7 +186,7 @@ def scout_seconds(anchor: Path, workdir: Path, timeout: float) -> tuple[float | 
             stderr=stderr,
         ) as proc:
             peak = scouts = 0
-            while proc.poll() is None and time.perf_counter() - started < timeout:
+            while proc.poll() is None and time.perf_counter() - started < timeout and peak <= max_rss_mib * 2**20:
                 pids = _tree(proc.pid)  # once per sample: 1,024 scout processes at 1,024 ranks
                 peak = max(peak, _rss_bytes(pids))
                 scouts = max(scouts, _count(pids, "scout"))
@@ -191,9 +195,10 @@ def scout_seconds(anchor: Path, workdir: Path, timeout: float) -> tuple[float | 
             if proc.poll() is None:
                 _kill(_tree(proc.pid))  # mpirun starts each rank in a process group of its own
                 proc.wait()
+                why = "--scout-timeout" if peak <= max_rss_mib * 2**20 else "--scout-max-rss"
                 return (
                     seconds,
-                    f"stopped after {seconds:.0f} s (--scout-timeout), {scouts} scout processes running, "
+                    f"stopped after {seconds:.0f} s ({why}), {scouts} scout processes running, "
                     f"peak RSS {peak / 2**20:,.0f} MiB",
                     peak / 2**20,
                 )
@@ -382,29 +387,34 @@ def bench_trace(anchor: Path, workdir: Path, args: argparse.Namespace) -> dict:
             f"load + report       : {total:8.2f} s = {total / yardstick:.2f} x otf2-print (issue 16: <= 2.5 x)",
             flush=True,
         )
-    scout, scout_outcome, scout_rss = scout_seconds(anchor, workdir, args.scout_timeout)
-    # the commands side by side with scout: not where scout failed or was stopped (no ratio)
-    commands, one_command, first_load = (
-        (None, None, None)
-        if args.skip_commands or scout_outcome.startswith(("failed", "stopped"))
-        else commands_seconds(anchor, workdir / f"{label}-commands.cosydb")
-    )
-    if scout_outcome != "ran":
-        print(f"scout               : {scout_outcome}", flush=True)
-        scout = None
-    else:
+    # scout and the commands side by side, --repeat times interleaved; the commands not where
+    # scout failed or was stopped (no ratio)
+    scout, commands, one_command, first_load, scout_rss = [], [], [], [], 0.0
+    for repetition in range(args.repeat):
+        if args.repeat > 1:
+            print(f"-- side by side, repetition {repetition + 1} of {args.repeat}", flush=True)
+        seconds, scout_outcome, rss = scout_seconds(anchor, workdir, args.scout_timeout, args.scout_max_rss)
+        scout_rss = max(scout_rss, rss)
+        if scout_outcome != "ran":
+            print(f"scout               : {scout_outcome}", flush=True)
+            if scout_outcome.startswith(("failed", "stopped")):
+                break
+        else:
+            scout.append(seconds)
+            print(
+                f"scout (Scalasca 2.6): {seconds:8.2f} s wall, peak RSS {scout_rss:,.0f} MiB (all its processes)",
+                flush=True,
+            )
+        if args.skip_commands:
+            print("the commands        : not timed (--skip-commands)", flush=True)
+            break
+        two, one, first = commands_seconds(anchor, workdir / f"{label}-commands.cosydb")
+        commands.append(two), one_command.append(one), first_load.append(first)
+        against = seconds if scout_outcome == "ran" else None
         print(
-            f"scout (Scalasca 2.6): {scout:8.2f} s wall, peak RSS {scout_rss:,.0f} MiB (all its processes)",
-            flush=True,
-        )
-        print(
-            "the commands        : not timed (--skip-commands)"
-            if commands is None
-            else f"cosydb load + report: {commands:8.2f} s wall (the commands) = {commands / scout:.2f} x scout "
-            "(issue 42: <= 1.0)\n"
-            f"cosydb load --report: {one_command:8.2f} s wall (one command) = {one_command / scout:.2f} x scout\n"
-            f"  as a first load   : {first_load:8.2f} s wall (no views file kept yet) "
-            f"= {first_load / scout:.2f} x scout",
+            f"cosydb load + report: {two:8.2f} s wall (the commands){_versus(two, against)} (issue 42: <= 1.0)\n"
+            f"cosydb load --report: {one:8.2f} s wall (one command){_versus(one, against)}\n"
+            f"  as a first load   : {first:8.2f} s wall (no views file kept yet){_versus(first, against)}",
             flush=True,
         )
     return dict(
@@ -427,40 +437,48 @@ def bench_trace(anchor: Path, workdir: Path, args: argparse.Namespace) -> dict:
     )
 
 
+def _versus(seconds: float, scout: float | None) -> str:
+    """`` = R x scout`` (nothing where scout was not measured)."""
+    return "" if scout is None else f" = {seconds / scout:.2f} x scout"
+
+
 def summary(rows: list[dict]) -> None:
     """One line per trace, then the limits: peak RSS <= 2 GiB (issue 42), events/s not falling with size."""
     print(
         f"\n{'trace':28} {'events':>11} {'load s':>8} {'events/s':>10} {'report s':>9} {'again s':>8} "
-        f"{'otf2-print s':>12} {'ratio':>6} {'commands s':>10} {'one s':>6} {'first s':>7} {'scout s':>8} "
-        f"{'/ scout':>11} {'load RSS':>9} {'report RSS':>10}"
+        f"{'otf2-print s':>12} {'ratio':>6} {'commands s':>11} {'one s':>11} {'first s':>11} {'scout s':>11} "
+        f"{'/ scout':>19} {'load RSS':>9} {'report RSS':>10} {'scout RSS':>10}"
     )
     for r in rows:
         yardstick = "-" if r["otf2_print_s"] is None else f"{r['otf2_print_s']:.2f}"
         ratio = "-" if r["ratio"] is None else f"{r['ratio']:.2f}"
-        if r["scout_s"] is not None:
-            scout = f"{r['scout_s']:.2f}"
+        if r["scout_s"] or r["scout_outcome"].startswith("not"):
+            scout = _span(r["scout_s"])
         else:
-            scout = "-" if r["scout_outcome"].startswith("not") else r["scout_outcome"].split()[0]  # failed, stopped
-        versus = (
-            "-"
-            if r["scout_s"] is None or r["commands_s"] is None
-            else f"{r['commands_s'] / r['scout_s']:.2f}/{r['one_command_s'] / r['scout_s']:.2f}"
-        )
-        commands = "-" if r["commands_s"] is None else f"{r['commands_s']:.2f}"
-        one = "-" if r["one_command_s"] is None else f"{r['one_command_s']:.2f}"
-        first = "-" if r["first_load_s"] is None else f"{r['first_load_s']:.2f}"
+            scout = r["scout_outcome"].split()[0]  # failed, stopped
+        pairs = list(zip(r["commands_s"], r["one_command_s"], r["scout_s"]))
+        versus = f"{_span([c / s for c, _, s in pairs])}/{_span([o / s for _, o, s in pairs])}" if pairs else "-"
         print(
             f"{r['trace']:28} {r['events']:11,} {r['load_s']:8.2f} {r['load_rate']:10,.0f} {r['report_s']:9.2f} "
-            f"{r['again_s']:8.2f} {yardstick:>12} {ratio:>6} {commands:>10} {one:>6} {first:>7} {scout:>8} "
-            f"{versus:>11} {r['load_rss_mib']:7.0f} M {r['report_rss_mib']:8.0f} M"
+            f"{r['again_s']:8.2f} {yardstick:>12} {ratio:>6} {_span(r['commands_s']):>11} "
+            f"{_span(r['one_command_s']):>11} {_span(r['first_load_s']):>11} {scout:>11} "
+            f"{versus:>19} {r['load_rss_mib']:7.0f} M {r['report_rss_mib']:8.0f} M {r['scout_rss_mib']:8.0f} M"
         )
     for r in rows:
         if r["scout_outcome"] != "ran":
             print(f"scout on {r['trace']}: {r['scout_outcome']}")
     peak = max(max(r["load_rss_mib"], r["report_rss_mib"]) for r in rows)
     print(f"peak RSS of every step: {peak:.0f} MiB ({'within' if peak <= 2048 else 'OVER'} issue 42's 2 GiB)")
-    synthetic_rows = sorted((r for r in rows if r["trace"].startswith("synthetic-")), key=lambda r: r["events"])
+
+    def ranks(row: dict) -> str:
+        return row["trace"].split("-")[-1]  # synthetic-EVENTS-Rranks
+
+    synthetic_rows = sorted(
+        (r for r in rows if r["trace"].startswith("synthetic-")), key=lambda r: (ranks(r), r["events"])
+    )
     for smaller, larger in zip(synthetic_rows, synthetic_rows[1:]):
+        if ranks(smaller) != ranks(larger):
+            continue
         kept = larger["load_rate"] >= smaller["load_rate"]
         print(
             f"load events/s at {larger['events']:,} / at {smaller['events']:,}: "
@@ -469,20 +487,38 @@ def summary(rows: list[dict]) -> None:
         )
 
 
+def _span(values: list[float]) -> str:
+    """``values`` as their range, ``low-high`` (one value alone; "-" for none)."""
+    if not values:
+        return "-"
+    low, high = min(values), max(values)
+    return f"{low:.2f}" if len(values) == 1 else f"{low:.2f}-{high:.2f}"
+
+
 def _rate(row: dict) -> float:
     """Events per second of a row's load and report together."""
     return row["events"] / (row["load_s"] + row["report_s"])
+
+
+def _size(text: str) -> tuple[int, int | None]:
+    """``EVENTS`` or ``EVENTS:RANKS`` of ``--events`` (no ranks: ``--ranks``)."""
+    events, _, ranks = text.partition(":")
+    return int(events), int(ranks) if ranks else None
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
         "--events",
-        type=int,
+        type=_size,
         nargs="*",
-        help="synthetic trace sizes (default 1M, 10M and 30M events; none when --real is given)",
+        help="synthetic trace sizes, EVENTS or EVENTS:RANKS (default 1M, 10M and 30M events; none when "
+        "--real is given)",
     )
     parser.add_argument("--ranks", type=int, default=16, help="ranks of the synthetic traces (default 16)")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs of scout and the commands side by side, interleaved (default 1)"
+    )
     parser.add_argument(
         "--real",
         type=Path,
@@ -504,14 +540,20 @@ def main() -> None:
     parser.add_argument(
         "--scout-timeout", type=float, default=1800, help="seconds after which scout is stopped (default 1800)"
     )
+    parser.add_argument(
+        "--scout-max-rss",
+        type=float,
+        default=20480,
+        help="MiB of resident memory (all scout's processes) above which scout is stopped (default 20480)",
+    )
     args = parser.parse_args()
     print(host_capacity.line(), flush=True)  # before and after: a shared host changes
     args.workdir.mkdir(parents=True, exist_ok=True)
     if args.events is None:
-        args.events = [] if args.real else [1_000_000, 10_000_000, 30_000_000]
+        args.events = [] if args.real else [(1_000_000, None), (10_000_000, None), (30_000_000, None)]
     rows = []
-    for events in args.events:
-        rows.append(bench_trace(synthetic(args.workdir, events, args.ranks), args.workdir, args))
+    for events, ranks in args.events:
+        rows.append(bench_trace(synthetic(args.workdir, events, ranks or args.ranks), args.workdir, args))
     for path in args.real:
         anchor = unpacked(args.workdir, path) if path.name.endswith((".tar.xz", ".tar.gz", ".tgz")) else path
         if anchor.is_dir():

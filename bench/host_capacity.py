@@ -19,7 +19,7 @@ import time
 #: One thread hashing this many integers takes about a second here.
 ROWS = 120_000_000
 JOB = (
-    "import duckdb; c = duckdb.connect(); c.execute('SET threads = 1'); "
+    "import duckdb; c = duckdb.connect(); c.execute('SET threads = 1'); c.execute('SET enable_progress_bar = false'); "
     f"c.sql('SELECT sum(hash(range)) FROM range({ROWS})').fetchall()"
 )
 
