@@ -75,8 +75,9 @@ class DuckDBTables:
         """Table ``name`` holding the rows of ``sql`` (``$p_`` parameters: ``params``);
         ``engine_sql``: the same rendered for this engine (DuckDB: ``sql`` itself)."""
         kind = "TABLE" if self.shared else "TEMP TABLE"
+        statement = f"CREATE OR REPLACE {kind} {name} AS\n{sql}"
         try:
-            self.con.execute(f"CREATE OR REPLACE {kind} {name} AS\n{sql}", params)
+            resources.growing(self.con, lambda: self.con.execute(statement, params), where)
         except duckdb.Error as error:
             raise CosyError(where, f"evaluation failed: {resources.error_text(error)}") from None
 

@@ -117,7 +117,8 @@ def _derive(
 
     def copy(sql: str, path: Path) -> None:
         kept = "*" if several else "* EXCLUDE (experiment_id)"
-        con.execute(f"COPY (SELECT {kept} FROM (\n{sql}\n)) TO {database.quote(str(path))} ({PARQUET_OPTIONS})")
+        statement = f"COPY (SELECT {kept} FROM (\n{sql}\n)) TO {database.quote(str(path))} ({PARQUET_OPTIONS})"
+        resources.growing(con, lambda: con.execute(statement), path)
 
     def materialize(obj: sqlviews.SqlObject) -> None:
         say(f"deriving {obj.name} ({len(per_table) + 1} of {len(derived)} tables)")

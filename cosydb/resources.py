@@ -3,13 +3,18 @@
 Each comes from the command line option (``--memory-limit``, ``--threads``), else the
 environment (``COSYDB_MEMORY_LIMIT``, ``COSYDB_THREADS``), else the default below. The
 memory limit is DuckDB's budget (beyond it DuckDB spills to disk where it can); it is
-not a bound on the whole process.
+not a bound on the whole process. A statement that runs out of the default budget (not
+one a user gave) runs once more within DuckDB's own default, 80 % of the machine's memory
+(``growing``): a user who set no budget wants the result.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import sys
+from collections.abc import Callable
+from typing import TypeVar
 
 import duckdb
 
@@ -23,6 +28,9 @@ LOAD_MEMORY_LIMIT = "480MB"
 #: analysis of a trace with many wait states would take gigabytes unbounded (4 GiB on
 #: 30M synthetic events); with this budget it spills and the process stays near 1 GiB.
 REPORT_MEMORY_LIMIT = "640MB"
+#: DuckDB variable: true while the connection's budget is a default one that may grow once
+_MAY_GROW = "cosydb_budget_may_grow"
+_T = TypeVar("_T")
 _SIZE = re.compile(r"^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KIB|MIB|GIB|TIB)\s*$", re.I)
 
 
@@ -59,8 +67,34 @@ def apply(
     limit = memory_limit(memory, default_memory)
     if limit is not None:
         con.execute(f"SET memory_limit = '{limit}'")
+    may_grow = limit is not None and not memory and not os.environ.get("COSYDB_MEMORY_LIMIT")
+    con.execute(f"SET VARIABLE {_MAY_GROW} = {str(may_grow).lower()}")
     con.execute(f"SET threads = {threads(n_threads)}")
     con.execute("SET enable_progress_bar = false")
+
+
+def growing(con: duckdb.DuckDBPyConnection, run: Callable[[], _T], what: object) -> _T:
+    """``run()``, a statement on ``con``; where it runs out of a default budget (``apply``),
+    ``run()`` once more within DuckDB's own default, said on stderr with ``what`` it computes.
+    A budget the user gave, or one grown already, raises DuckDB's error."""
+    try:
+        return run()
+    except duckdb.OutOfMemoryException:
+        (may_grow,) = con.execute(f"SELECT coalesce(getvariable('{_MAY_GROW}'), false)").fetchone()
+        if not may_grow:
+            raise
+        (budget,) = con.execute("SELECT current_setting('memory_limit')").fetchone()
+        con.execute("RESET memory_limit")  # DuckDB 1.5 names its default, but keeps the old limit in force
+        (grown,) = con.execute("SELECT current_setting('memory_limit')").fetchone()
+        con.execute(f"SET memory_limit = '{grown}'")
+        con.execute(f"SET VARIABLE {_MAY_GROW} = false")
+        print(
+            f"cosydb: {what} needed more than the default memory budget ({budget}); computed again within "
+            f"{grown} (--memory-limit sets a budget of your own)",
+            file=sys.stderr,
+            flush=True,
+        )
+        return run()
 
 
 def describe() -> dict:

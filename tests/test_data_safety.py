@@ -252,6 +252,34 @@ def test_out_of_memory_names_the_memory_limit_option():
     assert "\n" not in text and text.startswith("Out of Memory Error: ")
 
 
+def test_an_entry_beyond_the_default_budget_is_computed_again_within_duckdbs_default(monkeypatch, capsys):
+    from cosydb import evaluator, resources
+    from cosydb.errors import CosyError
+
+    monkeypatch.delenv("COSYDB_MEMORY_LIMIT", raising=False)
+    big = "SELECT len(list(i)) AS n FROM range(10000000) t(i)"  # 80 MB of BIGINTs in one list
+    con = duckdb.connect()
+    resources.apply(con, n_threads=1, default_memory="20MB")
+    evaluator.DuckDBTables(con, shared=False).create("rows_big", big, {}, "properties/big.sql")
+    assert con.execute("SELECT n FROM rows_big").fetchall() == [(10_000_000,)]
+    said = capsys.readouterr().err
+    assert said.startswith("cosydb: properties/big.sql needed more than the default memory budget (19.0 MiB)")
+    assert said.count("\n") == 1 and "--memory-limit" in said
+    # once: a budget grown already is not grown again
+    con.execute("SET memory_limit = '20MB'")
+    with pytest.raises(CosyError, match="big.sql: evaluation failed: Out of Memory Error"):
+        evaluator.DuckDBTables(con, shared=False).create("rows_big", big, {}, "properties/big.sql")
+    # a budget the user gave, on the command line or in the environment, is kept
+    for given, env in (("20MB", None), (None, "20MB")):
+        if env:
+            monkeypatch.setenv("COSYDB_MEMORY_LIMIT", env)
+        con = duckdb.connect()
+        resources.apply(con, given, n_threads=1, default_memory="640MB")
+        with pytest.raises(duckdb.OutOfMemoryException):
+            resources.growing(con, lambda: con.execute(big), "the list")
+    assert capsys.readouterr().err == ""
+
+
 def test_a_symbolic_link_loop_is_one_line(tmp_path):
     trace = small_trace(tmp_path / "t")
     (tmp_path / "loop").symlink_to("loop")
