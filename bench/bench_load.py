@@ -402,7 +402,7 @@ def bench_trace(anchor: Path, workdir: Path, args: argparse.Namespace) -> dict:
         else:
             scout.append(seconds)
             print(
-                f"scout (Scalasca 2.6): {seconds:8.2f} s wall, peak RSS {scout_rss:,.0f} MiB (all its processes)",
+                f"scout (Scalasca 2.6): {seconds:8.2f} s wall, peak RSS {rss:,.0f} MiB (all its processes)",
                 flush=True,
             )
         if args.skip_commands:
@@ -445,7 +445,7 @@ def _versus(seconds: float, scout: float | None) -> str:
 def summary(rows: list[dict]) -> None:
     """One line per trace, then the limits: peak RSS <= 2 GiB (issue 42), events/s not falling with size."""
     print(
-        f"\n{'trace':28} {'events':>11} {'load s':>8} {'events/s':>10} {'report s':>9} {'again s':>8} "
+        f"\n{'trace':30} {'events':>11} {'load s':>8} {'events/s':>10} {'report s':>9} {'again s':>8} "
         f"{'otf2-print s':>12} {'ratio':>6} {'commands s':>11} {'one s':>11} {'first s':>11} {'scout s':>11} "
         f"{'/ scout':>19} {'load RSS':>9} {'report RSS':>10} {'scout RSS':>10}"
     )
@@ -459,7 +459,7 @@ def summary(rows: list[dict]) -> None:
         pairs = list(zip(r["commands_s"], r["one_command_s"], r["scout_s"]))
         versus = f"{_span([c / s for c, _, s in pairs])}/{_span([o / s for _, o, s in pairs])}" if pairs else "-"
         print(
-            f"{r['trace']:28} {r['events']:11,} {r['load_s']:8.2f} {r['load_rate']:10,.0f} {r['report_s']:9.2f} "
+            f"{r['trace']:30} {r['events']:11,} {r['load_s']:8.2f} {r['load_rate']:10,.0f} {r['report_s']:9.2f} "
             f"{r['again_s']:8.2f} {yardstick:>12} {ratio:>6} {_span(r['commands_s']):>11} "
             f"{_span(r['one_command_s']):>11} {_span(r['first_load_s']):>11} {scout:>11} "
             f"{versus:>19} {r['load_rss_mib']:7.0f} M {r['report_rss_mib']:8.0f} M {r['scout_rss_mib']:8.0f} M"
