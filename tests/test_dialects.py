@@ -152,12 +152,17 @@ def test_every_model_and_property_translates():
                 rendered = evaluator.render(prop, compiled, names, views=views, engine_name="spark").sql
                 entries.append((f"{language}.asl: {prop.name}", rendered))
     for where, sql in entries:
-        translated = dialects.translate(sql, "spark", where, macros)
-        tree = sqlglot.parse_one(translated, read="spark")
-        assert not any(j.args.get("method") for j in tree.find_all(sqlglot.exp.Join)), where
-        assert not any(c.args.get("materialized") is not None for c in tree.find_all(sqlglot.exp.CTE)), where
-        # no frame that Spark computes again for every row (test_frame_to_unbounded_following...)
-        assert not SHRINKING_FRAME.search(translated), where
+        # each statement Spark runs: the hoisted CTEs', then the query's
+        for _, translated in dialects.statements(sql, "spark", where, macros):
+            tree = sqlglot.parse_one(translated, read="spark")
+            assert not any(j.args.get("method") for j in tree.find_all(sqlglot.exp.Join)), where
+            assert not any(c.args.get("materialized") is not None for c in tree.find_all(sqlglot.exp.CTE)), where
+            # no WITH names two CTEs alike (Spark: DUPLICATED_CTE_NAMES; sqlglot moves nested CTEs up to it)
+            for with_ in tree.find_all(sqlglot.exp.With):
+                aliases = [cte.alias for cte in with_.expressions]
+                assert len(aliases) == len(set(aliases)), (where, sorted(a for a in aliases if aliases.count(a) > 1))
+            # no frame that Spark computes again for every row (test_frame_to_unbounded_following...)
+            assert not SHRINKING_FRAME.search(translated), where
     assert len(entries) > 150
 
 
