@@ -409,7 +409,9 @@ def bench_trace(anchor: Path, workdir: Path, args: argparse.Namespace) -> dict:
             print("the commands        : not timed (--skip-commands)", flush=True)
             break
         two, one, first = commands_seconds(anchor, workdir / f"{label}-commands.cosydb")
-        commands.append(two), one_command.append(one), first_load.append(first)
+        commands.append(two)
+        one_command.append(one)
+        first_load.append(first)
         against = seconds if scout_outcome == "ran" else None
         print(
             f"cosydb load + report: {two:8.2f} s wall (the commands){_versus(two, against)} (issue 42: <= 1.0)\n"
