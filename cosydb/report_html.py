@@ -137,17 +137,14 @@ def _wait_plot(waits: list[tuple]) -> str:
     top = sorted(totals, key=totals.get, reverse=True)[:PLOTTED]
     ranks = sorted({rank for _, rank, _ in waits})
     # the smaller wait states in one bar of their own, so that a rank's stack is all it waited
-    groups = [(prop, {prop}) for prop in top] + [("other wait states", set(totals) - set(top))]
+    other = "other wait states"
+    groups = [*top, other] if set(totals) - set(top) else top
+    stacked: dict[tuple[str, int], float] = {}  # (group, rank): seconds, summed in the order of waits
+    for prop, rank, value in waits:
+        key = (prop if prop in top else other, rank)
+        stacked[key] = stacked.get(key, 0) + value
     figure = go.Figure(
-        [
-            go.Bar(
-                name=name,
-                x=[str(r) for r in ranks],
-                y=[sum(v for p, r, v in waits if p in members and r == rank) for rank in ranks],
-            )
-            for name, members in groups
-            if members
-        ]
+        [go.Bar(name=name, x=[str(r) for r in ranks], y=[stacked.get((name, r), 0) for r in ranks]) for name in groups]
     )
     figure.update_layout(
         barmode="stack",

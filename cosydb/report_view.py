@@ -123,7 +123,7 @@ def problems(
     then the bottleneck, what could not be evaluated, the load warnings and the notation.
     No line is longer than ``width`` unless ``wide`` or a call path's leaf alone is longer:
     lists are shortened by their items, call paths in their middle, prose is wrapped."""
-    result = names.printable(result)
+    result = names.printable(_shown_in_problems(result))
     fit = (lambda text, w: text) if wide else _cut
     limit = 10**6 if wide else width  # of a line that is a list: unbounded when wide
     entries = result["problems"]
@@ -171,7 +171,7 @@ def problems(
             + " at "
         )
         lines.append(_with_path(lead, names.path(b["place"], mode), width, wide))
-    lines += _root_causes(result, width, mode, wide, classes=2, top=3)
+    lines += _root_causes(result, width, mode, wide, ROOT_CAUSE_CLASSES, ROOT_CAUSES_EACH)
     lines += _critical_path(result, width, mode, wide, top=3)
     lines += _not_evaluable(result, limit, show_all) + _warnings(result, width, wide)
     notation = (
@@ -182,6 +182,24 @@ def problems(
     )
     lines += [notation] if wide else textwrap.wrap(notation, width)  # prose is wrapped, never cut
     return lines
+
+
+#: The problem list's root causes: of the classes of wait state most explained, the causes most
+#: to blame in each.
+ROOT_CAUSE_CLASSES = 2
+ROOT_CAUSES_EACH = 3
+
+
+def _shown_in_problems(result: dict) -> dict:
+    """``result`` without what the problem list does not show (the rows listed, the root causes
+    beyond those shown), so that only what is shown is escaped: at a thousand ranks, the
+    rest is thousands of rows."""
+    causes = [
+        c
+        for c in result.get("root_causes") or []
+        if c["class_index"] <= ROOT_CAUSE_CLASSES and c["cause_index"] <= ROOT_CAUSES_EACH
+    ]
+    return {k: v for k, v in result.items() if k != "results"} | {"root_causes": causes}
 
 
 def _root_causes(result: dict, width: int, mode: str, wide: bool, classes: int, top: int) -> list[str]:
@@ -287,12 +305,11 @@ def tree(result: dict, mode: str = "short", per_location: bool = False, show_all
     """Every listed row in the catalog's hierarchy (aggregates included), as rows of columns,
     then what could not be evaluated. The rows, their order, depth and ranks are those of
     the view ``report_rows``."""
-    result = names.printable(result)
+    shown = [r for r in result["results"] if r["status"] == "evaluated" and (r["location_id"] is None or per_location)]
+    result = names.printable({k: v for k, v in result.items() if k not in ("results", "root_causes")})
     table = [("property", "call path", "ranks", "severity", "value", "confidence")]
     previous = None
-    for r in result["results"]:
-        if r["status"] != "evaluated" or (r["location_id"] is not None and not per_location):
-            continue
+    for r in names.printable(shown):
         name = "" if r["property"] == previous else "  " * r["depth"] + r["property"]
         previous = r["property"]
         who = r["ranks"] if r["location_id"] is None else [dict(rank=r["rank"], thread=r["thread"], value=r["value"])]
