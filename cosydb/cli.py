@@ -505,6 +505,7 @@ def report(
         if not sep or not name.startswith("p_"):
             _fail(f"--param: '{item}' is not p_name=value")
         params[name] = value
+    view = formats.ReportView(width(), top, tree, per_location, show_all, wide, not no_demangle, tuple(prop or ()))
     result = _guard(
         lambda: run(
             db,
@@ -522,9 +523,9 @@ def report(
             spark_master,
             fresh,
             cube=getattr(form, "NEEDS_CUBE", False),
+            rows=getattr(form, "needs_rows", lambda _view: True)(view),
         )
     )
-    view = formats.ReportView(width(), top, tree, per_location, show_all, wide, not no_demangle, tuple(prop or ()))
     if formats.writes_a_file(form):
         out.print(_guard(lambda: form.write(db, result, output, view)))
     elif output is None:

@@ -8,7 +8,9 @@ A report format's module has ``SUFFIX`` (its files', for the example of ``-o``) 
 or written to ``-o``; or, for a format that is a file of its own (HTML),
 ``write(db, result, output, view) -> str``: writes ``output``, returns the line said.
 A format that shows the severity cube sets ``NEEDS_CUBE = True``: the report then holds it
-(``report.run(..., cube=True)``).
+(``report.run(..., cube=True)``). A format whose text does not always show the rows listed
+has ``needs_rows(view) -> bool``: where it is false, the report does not read them
+(``report.run(..., rows=False)``).
 An export format's module has ``export(db, output, experiment, start, end, locations,
 properties_dirs) -> dict`` (the counts written; ``start``, ``end``, ``locations``: the window,
 where the format has one; ``properties_dirs``: the plug-ins of the catalog it evaluates)

@@ -101,6 +101,7 @@ def run(
     spark_master: str | None = None,
     fresh: bool = False,
     cube: bool = False,
+    rows: bool = True,
 ) -> dict:
     """Evaluate, store ``property_results`` (and ``property_catalog``, ``severity_cube``) and
     return the report as a dict: ``problems`` (the view ``problems``), ``results`` (the view
@@ -119,7 +120,9 @@ def run(
     alike: table ``property_evaluation``) are read instead of evaluating again, their
     problems flagged for ``threshold``; ``fresh`` evaluates in any case. ``cube``: also the
     severity cube of these results (``cube``: its ``metrics`` in tree order and its non-zero
-    ``cells``), as the HTML page shows it, never read from a file an older report wrote."""
+    ``cells``), as the HTML page shows it, never read from a file an older report wrote.
+    ``rows=False``: the rows listed are not read (``results`` is None), as the problem list
+    does not show them (at a thousand ranks, a fifth of a report that reads stored results)."""
     root = Path(db)
     files = catalog_mod.fingerprint(properties_dirs)
     catalog = catalog_mod.load(properties_dirs)
@@ -148,7 +151,8 @@ def run(
                 made.identity = None
         results = made.tables[database.RESULTS_TABLE]
         shown = evaluator.rows_of(results, selected) if selected else results
-        decided = decide(con, exp["experiment_id"], shown, made.tables[database.CATALOG_TABLE])
+        parts = [part for part in DECISIONS if rows or part != "rows"]
+        decided = decide(con, exp["experiment_id"], shown, made.tables[database.CATALOG_TABLE], parts)
         phases = _phases(con, root, exp, decided["phases"])
         others = con.execute(
             "SELECT name, is_profile FROM experiments WHERE experiment_id <> ? ORDER BY experiment_id",
@@ -188,7 +192,7 @@ def run(
         ),
         bottleneck=f"{problems[0]['property']} at {problems[0]['place']}" if problems else None,
         problems=problems,
-        results=decided["rows"],
+        results=decided.get("rows"),
         critical_path=decided["critical_path"],
         root_causes=decided["root_causes"],
         not_evaluable=decided["not_evaluable"],

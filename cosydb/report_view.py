@@ -11,6 +11,12 @@ from . import info, names
 SUFFIX = "txt"
 
 
+def needs_rows(view) -> bool:
+    """Whether the text of ``view`` shows the rows listed (``result["results"]``): the tree does,
+    the problem list does not."""
+    return view.tree
+
+
 def text(result: dict, view) -> str:
     """``cosydb report``'s table: the ranked problems fitted to ``view.width`` (``--tree``:
     every row in the catalog's hierarchy), after an evaluation of some ``--property`` only,

@@ -112,6 +112,17 @@ def test_lulesh_bottleneck_is_the_idle_threads_in_mpi_init_thread(real_db):
     assert all(x["thread"] == 1 for x in top["locations"])  # the idle threads are the team's thread 1
 
 
+def test_the_problem_list_reads_no_rows_and_shows_what_a_whole_report_shows(real_db):
+    """``run(..., rows=False)`` (the table without --tree) leaves out the rows listed and nothing
+    else: every other part of the report is the whole report's, the problem list word for word."""
+    db = real_db("hpccg-8-small")
+    whole = run(db, threshold=0.0001)
+    listed = run(db, threshold=0.0001, rows=False)
+    assert whole["results"] and listed["results"] is None
+    assert {k: v for k, v in listed.items() if k != "results"} == {k: v for k, v in whole.items() if k != "results"}
+    assert report_view.problems(listed, 120) == report_view.problems(whole, 120)
+
+
 def test_call_paths_are_demangled_and_elided_in_the_middle():
     path = (
         "test_HPCCG/main/_Z5HPCCGP24HPC_Sparse_Matrix_STRUCTPKdPdidRiRdS3_/"
