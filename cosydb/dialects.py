@@ -22,6 +22,8 @@ through untranslated, cosydb rewrites on sqlglot's syntax tree first:
 - ``a[i]`` and ``a[i:j]`` on lists (1-based): ``element_at`` and ``slice``;
 - ``json_object(k, v, ...)``: ``to_json(named_struct(k, v, ...))``; ``json_merge_patch(a, b)``
   of two objects with different keys: their members joined;
+- CTEs of one name in two subqueries (a template used twice): named apart, since sqlglot's
+  Spark SQL moves every CTE to the query's one ``WITH``;
 - ``row_number() OVER ()``: numbered in ``monotonically_increasing_id()`` order (Spark
   numbers rows only in an order).
 - a subquery reading a query two or more levels out (Spark resolves one): decorrelated, the
@@ -37,7 +39,9 @@ an error naming the file and the construct.
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections import Counter
 
 import sqlglot
 from sqlglot import exp
@@ -158,8 +162,43 @@ def rewritten(sql: str, where, macros: dict | None = None) -> exp.Expression:
         tree = sqlglot.parse_one(sql, read="duckdb")
     except SqlglotError as error:
         raise CosyError(where, f"cannot be translated: {' '.join(str(error).split())}") from None
+    _nested_ctes_named_apart(tree)
     _decorrelated(tree, where)
     return _growing_frames(_ieee_divisions(tree.transform(lambda node: _rewrite(node, where, macros or {}))))
+
+
+def _nested_ctes_named_apart(tree: exp.Expression) -> None:
+    """``tree`` with each nested CTE whose name another CTE has renamed ``<name>_<n>``, with
+    the tables that read it (aliased as before): sqlglot's Spark SQL moves every CTE to the
+    query's one ``WITH`` (Spark 2 allowed no other), where a name is defined once. (Two
+    uses of one template, e.g. ``scalasca.time_maps`` twice in ``delay_shares``, define
+    the same CTEs in two subqueries.)"""
+    ctes = list(tree.find_all(exp.CTE))
+    named = Counter(cte.alias for cte in ctes)
+    taken = set(named) | {table.name for table in tree.find_all(exp.Table)}
+    for cte in ctes:
+        old, with_ = cte.alias, cte.parent
+        if named[old] == 1 or with_.parent is tree:  # unique, or of the top level: kept
+            continue
+        named[old] -= 1
+        new = next(name for n in itertools.count(2) if (name := f"{old}_{n}") not in taken)
+        taken.add(new)
+        for table in list(with_.parent.find_all(exp.Table)):
+            if not table.args.get("db") and table.name == old and _defining_with(table) is with_:
+                alias = table.args.get("alias") or exp.TableAlias(this=exp.to_identifier(old))
+                table.replace(exp.Table(this=exp.to_identifier(new), alias=alias))
+        cte.args["alias"].set("this", exp.to_identifier(new))
+
+
+def _defining_with(table: exp.Table) -> exp.With | None:
+    """The nearest ``WITH`` around ``table`` that defines a CTE of its name (None: a table)."""
+    node = table.parent
+    while node is not None:
+        with_ = node.args.get("with_")
+        if isinstance(with_, exp.With) and any(cte.alias == table.name for cte in with_.expressions):
+            return with_
+        node = node.parent
+    return None
 
 
 #: The helper columns that carry an outer row's value into a nested query (numbered).

@@ -324,6 +324,25 @@ def test_a_cte_read_twice_is_computed_once_on_spark():
     assert steps[1][1] == "SELECT a.k FROM p__twice AS a JOIN p__twice AS b USING (k)"
 
 
+def test_ctes_of_one_name_in_two_subqueries_read_their_own_rows_in_the_one_with():
+    """Spark's SQL holds one WITH: the CTEs of two subqueries (a template used twice) that
+    share names are named apart first, and each subquery still reads its own rows."""
+    con = duckdb.connect()
+    con.execute("create table t as select range as k from range(10)")
+    part = "(with c as (select k from t where k {}), d as (select k * {} as v from c) select v from d)"
+    sql = f"""
+        with c as (select 100 as v)
+        select low.v, high.v, c.v from {part.format("< 2", 1)} as low, {part.format(">= 9", 10)} as high, c
+    """
+    expected = [(0, 90, 100), (1, 90, 100)]
+    assert sorted(con.execute(sql).fetchall()) == expected
+    tree = dialects.rewritten(sql, "test")
+    one_with = sqlglot.transforms.move_ctes_to_top_level(tree.copy()).sql(dialect="duckdb")  # what Spark's SQL does
+    assert sorted(con.execute(one_with).fetchall()) == expected
+    spark_sql = sqlglot.parse_one(dialects.translate(sql, "spark", "test"), read="spark")
+    assert sorted(cte.alias for cte in spark_sql.args["with_"].expressions) == ["c", "c_2", "c_3", "d", "d_2"]
+
+
 def test_qualify_beside_a_star_selects_each_column_once():
     """``SELECT *, w AS x ... QUALIFY c`` filters an inner query that lists x once (sqlglot's
     own form lists it twice, which Spark finds ambiguous once it is read from a stored view);

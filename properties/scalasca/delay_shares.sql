@@ -90,7 +90,7 @@ diagnosis: Not a problem by itself; the input of the delay costs.
     -- Scalasca's time map of each interval, less the waits inside
     pruned as (
         select interval_id, callpath_id, time_s
-        from {{ scalasca.time_maps(intervals, 'single_times', 'single_') }}
+        from {{ scalasca.time_maps(intervals, 'single_times') }}
         where time_s > 0
 
         union all

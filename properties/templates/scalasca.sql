@@ -33,12 +33,10 @@
     callpath_id, time_s). Scalasca's map holds 128 call paths and drops small
     entries where an interval has more; $p_time_map_entries > 0 asks for such a
     map (fixed_size_time_maps), 0 keeps every call path (the plain sums).
-    `prefix` starts the names of its CTEs: two maps in one query need two (the
-    Spark translation moves every CTE to the query's one WITH).
     Yields (interval_id, callpath_id, time_s). Import with context. -#}
-{% macro time_maps(intervals, summed_times, prefix='') -%}
+{% macro time_maps(intervals, summed_times) -%}
 (
-    with {{ prefix }}overflowing as (
+    with overflowing as (
         select i.*
         from {{ intervals }} as i
         semi join (
@@ -52,11 +50,11 @@
 
     select interval_id, callpath_id, time_s
     from {{ summed_times }}
-    where interval_id not in (select interval_id from {{ prefix }}overflowing)
+    where interval_id not in (select interval_id from overflowing)
 
     union all
 
-    select * from {{ fixed_size_time_maps(prefix ~ 'overflowing', prefix) }}
+    select * from {{ fixed_size_time_maps('overflowing') }}
 )
 {%- endmacro %}
 
@@ -66,11 +64,11 @@
     between two consecutive chunk ends of the location: synchronisation points,
     receive requests, ThreadJoins) the chunk's call paths in PEARL's order
     (pearl_callpath_ids), chunk after chunk, into fixed_priority_map. Yields
-    (interval_id, callpath_id, time_s); `prefix` starts its CTEs' names. -#}
-{% macro fixed_size_time_maps(intervals, prefix='') -%}
+    (interval_id, callpath_id, time_s). -#}
+{% macro fixed_size_time_maps(intervals) -%}
 (
     -- each scan repeats $p_time_map_entries > 0: with 0 the plan drops them all
-    with {{ prefix }}capped as (
+    with capped as (
         select * from {{ intervals }}
         where $p_time_map_entries > 0
     ),
@@ -79,10 +77,10 @@
     -- (cb_fws_pre_mpi_synchpoint, cb_fws_omp_synchpoint, cb_fws_omp_fork), every
     -- receive request (cb_fws_pre_recvreq) and after every ThreadJoin
     -- (cb_fws_omp_join_checkpoint), as positions among the time increments
-    {{ prefix }}chunk_ends as (
+    chunk_ends as (
         select location_id, split_pos as end_pos
         from {{ ref('sync_points') }}
-        where $p_time_map_entries > 0 and location_id in (select location_id from {{ prefix }}capped)
+        where $p_time_map_entries > 0 and location_id in (select location_id from capped)
 
         union
 
@@ -91,34 +89,34 @@
         where
             $p_time_map_entries > 0
             and type in ('MPI_IRECV_REQUEST', 'THREAD_JOIN')
-            and location_id in (select location_id from {{ prefix }}capped)
+            and location_id in (select location_id from capped)
     ),
 
     -- each chunk's time per call path (end_pos null: after the last chunk end)
-    {{ prefix }}chunks as (
+    chunks as (
         select i.location_id, e.end_pos, i.callpath_id, sum(i.amount_s) as time_s
         from {{ ref('time_increments') }} as i
         anti join {{ ref('cleared_increments') }} as c using (location_id, pos, callpath_id)
-        asof left join {{ prefix }}chunk_ends as e on i.location_id = e.location_id and i.pos < e.end_pos
-        where $p_time_map_entries > 0 and i.location_id in (select location_id from {{ prefix }}capped)
+        asof left join chunk_ends as e on i.location_id = e.location_id and i.pos < e.end_pos
+        where $p_time_map_entries > 0 and i.location_id in (select location_id from capped)
         group by all
     ),
 
     -- the synchronisation interval of each chunk: the point at or after its end
     -- (null after the last point)
-    {{ prefix }}chunk_points as (
+    chunk_points as (
         select c.*, p.point_index
-        from {{ prefix }}chunks as c
+        from chunks as c
         asof left join (select location_id, split_pos, point_index from {{ ref('sync_points') }}) as p
             on c.location_id = p.location_id and c.end_pos <= p.split_pos
     ),
 
-    {{ prefix }}sequences as (
+    sequences as (
         select
             k.interval_id,
             list({'ks': [o.pearl_order], 'vs': [c.time_s]} order by c.end_pos nulls last, o.pearl_order) as entries
-        from {{ prefix }}capped as k
-        join {{ prefix }}chunk_points as c
+        from capped as k
+        join chunk_points as c
             on k.location_id = c.location_id
             and coalesce(c.point_index, 9223372036854775807) > k.from_index
             and (k.to_index is null or c.point_index <= k.to_index)
@@ -126,19 +124,19 @@
         group by all
     ),
 
-    {{ prefix }}maps as (
+    maps as (
         select interval_id, {{ fixed_priority_map('entries') }} as time_map
-        from {{ prefix }}sequences
+        from sequences
     ),
 
-    {{ prefix }}held as (
+    held as (
         select m.interval_id, m.time_map.ks[i.n] as pearl_order, m.time_map.vs[i.n] as time_s
-        from {{ prefix }}maps as m
+        from maps as m
         cross join unnest(range(1, array_length(m.time_map.ks) + 1)) as i (n)
     )
 
     select h.interval_id, o.callpath_id, h.time_s
-    from {{ prefix }}held as h
+    from held as h
     join {{ ref('pearl_callpath_ids') }} as o using (pearl_order)
 )
 {%- endmacro %}
