@@ -4,7 +4,9 @@ Runs in the repository root (the working directory) ruff (lint), ruff format (ch
 pytest (which also regenerates the documents of docs/ and fails on drift) with sqlfluff
 (lint of sql/, reports/ and properties/, configured in .sqlfluff) beside it at the lowest
 CPU priority, so that it takes the cores pytest leaves idle; sqlfluff's output follows
-pytest's. Exits non-zero if any step fails; all steps run.
+pytest's. sqlfluff lints only the files that have not passed as they are now (their text,
+its configuration and the templates unchanged: ``LINT_PASSED``; a fresh clone lints all).
+Exits non-zero if any step fails; all steps run.
 With ``--fix``: ruff --fix, ruff format, sqlfluff fix and the documents regenerated first.
 pytest runs the fast tier (pyproject's default marker expression); ``--all`` runs every tier:
 the tests that need a JVM (``spark``), a browser (``browser``) or the large trace (``large``) too.
@@ -23,6 +25,11 @@ from pathlib import Path
 
 ROOT = Path.cwd()  # the repository: run it from there (an installed cosydb lives elsewhere)
 SQL = ["sql", "properties", "reports"]
+#: What sqlfluff's verdict on a file depends on besides the file: its configuration, the
+#: Jinja library and the plug-in it loads, the templates the properties import.
+LINT_INPUTS = [".sqlfluff", ".sqlfluffignore", "tools/sqlfluff_jinja", "tools/sqlfluff_cosydb", "properties/templates"]
+#: The files that passed sqlfluff lint, by what they were (``lint_keys``), one per line.
+LINT_PASSED = Path(".cosydb_check_cache") / "sqlfluff-passed"
 
 
 def _run(name: str, command: list[str]) -> bool:
@@ -59,6 +66,56 @@ def _beside(name: str, command: list[str]):
     return finish
 
 
+def lint_keys(root: Path) -> dict[str, str]:
+    """Each SQL file sqlfluff lints (relative path; those of .sqlfluffignore left out) with a
+    digest of what decides its lint: its text, ``LINT_INPUTS`` and sqlfluff's version."""
+    import fnmatch
+    import hashlib
+
+    import sqlfluff
+
+    common = hashlib.sha256(sqlfluff.__version__.encode())
+    for name in LINT_INPUTS:
+        path = root / name
+        for f in sorted([path] if path.is_file() else path.rglob("*")):
+            if f.is_file() and "__pycache__" not in f.parts and ".egg-info" not in str(f):
+                common.update(f"{f.relative_to(root)}\0".encode() + f.read_bytes() + b"\0")
+    ignore = root / ".sqlfluffignore"
+    lines = ignore.read_text().splitlines() if ignore.is_file() else []
+    ignored = [line.strip() for line in lines if line.strip()[:1] not in ("", "#")]
+    keys = {}
+    for folder in SQL:
+        for f in sorted((root / folder).rglob("*.sql")):
+            relative = str(f.relative_to(root))
+            if not any(fnmatch.fnmatch(relative, pattern) for pattern in ignored):
+                keys[relative] = hashlib.sha256(common.digest() + f.read_bytes()).hexdigest()
+    return keys
+
+
+def _lint(sqlfluff: str):
+    """sqlfluff lint (``_beside``) of the SQL files not passed as they are now (``LINT_PASSED``:
+    a file, its configuration and templates unchanged since it passed, passes again);
+    returns the function that waits for it and records what passed."""
+    keys = lint_keys(ROOT)
+    store = ROOT / LINT_PASSED
+    passed = set(store.read_text().split()) if store.is_file() else set()
+    todo = [path for path, key in keys.items() if key not in passed]
+    if not todo:
+        print(f"== sqlfluff: ok (the {len(keys)} SQL files passed as they are, {LINT_PASSED})", flush=True)
+        return lambda: True
+    paths = SQL if len(todo) == len(keys) else todo  # all: the folders (sqlfluff applies .sqlfluffignore)
+    finish = _beside("sqlfluff", [sqlfluff, "lint", "--processes", "2", *paths])
+
+    def recorded() -> bool:
+        ok = finish()
+        if ok:
+            store.parent.mkdir(exist_ok=True)
+            store.write_text("".join(f"{key}\n" for key in sorted(keys.values())))
+        return ok
+
+    return recorded
+
+
 def regenerate_docs() -> None:
     from . import catalog, docs
 
@@ -88,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         _run("ruff format", [ruff, "format", "."])
         _run("sqlfluff fix", [sqlfluff, "fix", "--processes", "2", *SQL])
     results = [_run("ruff", [ruff, "check", "."]), _run("ruff format", [ruff, "format", "--check", "."])]
-    sqlfluff_done = _beside("sqlfluff", [sqlfluff, "lint", "--processes", "2", *SQL])
+    sqlfluff_done = _lint(sqlfluff)
     results.append(_run("pytest", [_tool("pytest"), "-q", *pytest_args]))
     results.append(sqlfluff_done())
     return 0 if all(results) else 1
