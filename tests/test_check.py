@@ -53,3 +53,12 @@ def test_only_files_not_passed_as_they_are_are_linted_and_a_pass_is_recorded(tmp
     assert not check._lint("sqlfluff")() and linted[-1] == ["reports/r.sql"]
     monkeypatch.setattr(check, "_beside", beside)
     assert check._lint("sqlfluff")() and linted[-1] == ["reports/r.sql"]  # a failure records nothing
+
+
+def test_a_record_that_cannot_be_read_or_written_lints_again(tmp_path, monkeypatch):
+    _tree(tmp_path)
+    monkeypatch.setattr(check, "ROOT", tmp_path)
+    linted = []
+    monkeypatch.setattr(check, "_beside", lambda name, command: linted.append(command[4:]) or (lambda: True))
+    (tmp_path / check.LINT_PASSED.parent).write_text("a file where the record's folder would be")
+    assert check._lint("sqlfluff")() and check._lint("sqlfluff")() and linted == [check.SQL, check.SQL]
