@@ -117,7 +117,18 @@ def _unread_dropped(tree: exp.Expression) -> exp.Expression:
 
 def _reads(tree: exp.Expression, name: str) -> int:
     """How often ``tree`` reads table ``name`` (a CTE)."""
-    return sum(1 for t in tree.find_all(exp.Table) if not t.args.get("db") and t.name == name)
+    return sum(1 for t in tree.find_all(exp.Table) if _names(t, name))
+
+
+def _names(node: exp.Expression, name: str) -> bool:
+    """Whether ``node`` reads the unqualified table (or CTE) ``name``."""
+    return isinstance(node, exp.Table) and not node.args.get("db") and node.name == name
+
+
+def _reading(table: exp.Table, new: str) -> exp.Table:
+    """``table`` reading ``new`` instead, under its alias (else its old name)."""
+    alias = table.args.get("alias") or exp.TableAlias(this=exp.to_identifier(table.name))
+    return exp.Table(this=exp.to_identifier(new), alias=alias)
 
 
 def _generated(tree: exp.Expression, engine: str, where) -> str:
@@ -134,14 +145,7 @@ def _generated(tree: exp.Expression, engine: str, where) -> str:
 def _renamed(tree: exp.Expression, old: str, new: str) -> exp.Expression:
     """``tree`` with its references to table ``old`` reading ``new`` (aliased ``old``)."""
 
-    def rename(node):
-        if isinstance(node, exp.Table) and not node.args.get("db") and node.name == old:
-            return exp.Table(
-                this=exp.to_identifier(new), alias=node.args.get("alias") or exp.TableAlias(this=exp.to_identifier(old))
-            )
-        return node
-
-    return tree.transform(rename)
+    return tree.transform(lambda node: _reading(node, new) if _names(node, old) else node)
 
 
 def decorrelated(sql: str, where) -> str:
@@ -184,9 +188,8 @@ def _nested_ctes_named_apart(tree: exp.Expression) -> None:
         new = next(name for n in itertools.count(2) if (name := f"{old}_{n}") not in taken)
         taken.add(new)
         for table in list(with_.parent.find_all(exp.Table)):
-            if not table.args.get("db") and table.name == old and _defining_with(table) is with_:
-                alias = table.args.get("alias") or exp.TableAlias(this=exp.to_identifier(old))
-                table.replace(exp.Table(this=exp.to_identifier(new), alias=alias))
+            if _names(table, old) and _defining_with(table) is with_:
+                table.replace(_reading(table, new))
         cte.args["alias"].set("this", exp.to_identifier(new))
 
 
