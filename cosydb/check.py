@@ -72,14 +72,14 @@ def lint_keys(root: Path) -> dict[str, str]:
     digest of what decides its lint: its text, ``LINT_INPUTS`` and sqlfluff's version."""
     import fnmatch
     import hashlib
+    from importlib.metadata import version
 
-    import sqlfluff
-
-    common = hashlib.sha256(sqlfluff.__version__.encode())
+    common = hashlib.sha256(version("sqlfluff").encode())  # not sqlfluff's import: a third of a second
     for name in LINT_INPUTS:
         path = root / name
         for f in sorted([path] if path.is_file() else path.rglob("*")):
-            if f.is_file() and "__pycache__" not in f.parts and ".egg-info" not in str(f):
+            parts = f.relative_to(root).parts  # the plug-in's build products left out
+            if f.is_file() and not any(p in ("__pycache__", "build") or p.endswith(".egg-info") for p in parts):
                 common.update(f"{f.relative_to(root)}\0".encode() + f.read_bytes() + b"\0")
     ignore = root / ".sqlfluffignore"
     lines = ignore.read_text().splitlines() if ignore.is_file() else []
