@@ -499,7 +499,7 @@ def every_cache_counter_run():
         (communication_run, {"p_small_comm_s": 250e-9}),
         (master_slave_run, None),
         (lambda: master_slave_run(slave_to_slave=True), None),
-        (lambda: barrier_run([100, 300, 700], [800, 800, 800]), None),
+        (lambda: barrier_run("imbalanced"), None),
         (isend_waitall_run, None),
         (sendrecv_and_test_run, None),
         (one_waitall_run, None),

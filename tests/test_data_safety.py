@@ -164,11 +164,16 @@ def opened(process, name):
 def stopped(process, signum, line):
     """Send ``signum`` once ``process`` has its database open and is at work; it ends promptly
     with 128 + ``signum`` and the one ``line``."""
-    wait_for(opened(process, "cosydb.duckdb"), process, what="the database opened")
-    time.sleep(0.5)  # at work in the slow query (it starts within milliseconds of the open)
-    sent = time.monotonic()
-    process.send_signal(signum)
-    out, err = process.communicate(timeout=120)
+    try:
+        wait_for(opened(process, "cosydb.duckdb"), process, what="the database opened")
+        time.sleep(0.5)  # at work in the slow query (it starts within milliseconds of the open)
+        sent = time.monotonic()
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=120)
+    finally:  # a failed test leaves no query running for hours
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
     assert process.returncode == 128 + signum, (process.returncode, err)
     assert_one_line(err, line)
     assert time.monotonic() - sent < 60  # the query was interrupted, not run to its end

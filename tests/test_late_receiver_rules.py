@@ -17,27 +17,39 @@ idle = E(Rreq) - E(Scmp) when L(Scmp) > E(Rreq), never taken from an earlier cos
 """
 
 import pytest
-from conftest import NS, evaluate, loaded_db
+from conftest import NS, ConstructedRuns
 from conftest import property_rows as rows
 from cosydb.fixtures.generator import TraceBuilder
 
 PROPERTIES = ["mpi_latereceiver", "mpi_latesender"]
+MULTIPLE_WAITS = ["MPI_Waitall", "MPI_Waitsome"]
+BLOCKING_SENDS = ["MPI_Send", "MPI_Ssend"]
+RECEIVES = ["MPI_Recv", "MPI_Irecv"]
+OTHER_COMPLETIONS = ["MPI_Bsend", "MPI_Isend+MPI_Test"]
+
+#: every run of this module, loaded together (``runs``)
+RUNS = ConstructedRuns()
 
 
-def report(b, tmp_path):
-    """The rows of PROPERTIES (and only theirs) on ``b``'s trace."""
-    return evaluate(loaded_db(b, tmp_path), *PROPERTIES)
+def report(runs, make, args=()):
+    """The rows of PROPERTIES (and only theirs) on the run ``make(*args)`` builds."""
+    return runs.evaluate(make, *PROPERTIES, args=args)
 
 
-def test_sendrecv_is_no_late_receiver_but_its_receive_is_a_late_sender(tmp_path):
-    # Halo exchange of two ranks with MPI_Sendrecv; rank 1 computes and arrives late.
+@RUNS.run()
+def sendrecv_run():
+    """Halo exchange of two ranks with MPI_Sendrecv; rank 1 computes and arrives late."""
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_sendrecv(100, 600, dst=1, src=1, tag=0, nbytes=1 << 20)
     with b[1].open("main", 0, 1000):
         b[1].region("compute", 10, 490)
         b[1].mpi_sendrecv(500, 610, dst=0, src=0, tag=0, nbytes=1 << 20)
-    result = report(b, tmp_path)
+    return b
+
+
+def test_sendrecv_is_no_late_receiver_but_its_receive_is_a_late_sender(runs):
+    result = report(runs, sendrecv_run)
     # send half of rank 0: L(Scmp) = 600 > E(Rreq) = 500 would give 500 - 100 = 400, but Scmp is an
     # MPI_Sendrecv (cTYPE_MPI_SENDRECV | cMODE_MPI_NONBLOCKING): no Late Receiver for Scalasca.
     # Rank 1's send half: Rreq = rank 0's Sendrecv, E = 100 < E(Scmp) = 500: negative, none either.
@@ -50,6 +62,7 @@ def test_sendrecv_is_no_late_receiver_but_its_receive_is_a_late_sender(tmp_path)
     }
 
 
+@RUNS.run(*((call, waits) for call in MULTIPLE_WAITS for waits in (True, False)))
 def isend_waitall_run(call, receive_waits):
     """Rank 0 completes an MPI_Isend to rank 1 (posted late, at 500) and an MPI_Irecv from
     rank 1 in one ``call`` (E 100, L 800). Rank 1 sends its message at 600 (after the
@@ -70,9 +83,9 @@ def isend_waitall_run(call, receive_waits):
     return b
 
 
-@pytest.mark.parametrize("call", ["MPI_Waitall", "MPI_Waitsome"])
-def test_multiple_wait_with_a_late_sender_wait_has_no_late_receiver(tmp_path, call):
-    result = report(isend_waitall_run(call, receive_waits=True), tmp_path)
+@pytest.mark.parametrize("call", MULTIPLE_WAITS)
+def test_multiple_wait_with_a_late_sender_wait_has_no_late_receiver(runs, call):
+    result = report(runs, isend_waitall_run, (call, True))
     # the receive completed in the call: S = rank 1's MPI_Send at 600, R in the call (E 100, L 800):
     # min(600, 800) - 100 = 500 > 0, so the call is a Late Sender candidate ...
     assert rows(result, "mpi_latesender", all_processes=False) == {(f"prog/main/{call}", 0): pytest.approx(500 * NS)}
@@ -83,9 +96,9 @@ def test_multiple_wait_with_a_late_sender_wait_has_no_late_receiver(tmp_path, ca
     assert rows(result, "mpi_latereceiver", all_processes=False) == {}
 
 
-@pytest.mark.parametrize("call", ["MPI_Waitall", "MPI_Waitsome"])
-def test_multiple_wait_whose_receive_did_not_wait_counts_its_late_receiver(tmp_path, call):
-    result = report(isend_waitall_run(call, receive_waits=False), tmp_path)
+@pytest.mark.parametrize("call", MULTIPLE_WAITS)
+def test_multiple_wait_whose_receive_did_not_wait_counts_its_late_receiver(runs, call):
+    result = report(runs, isend_waitall_run, (call, False))
     # the receive completed in the call: S = rank 1's MPI_Send at 50, before the call's Enter:
     # min(50, 800) - 100 < 0, no late-sender wait, so the call is no Late Sender candidate
     assert rows(result, "mpi_latesender") == {}
@@ -94,9 +107,10 @@ def test_multiple_wait_whose_receive_did_not_wait_counts_its_late_receiver(tmp_p
     assert rows(result, "mpi_latereceiver", all_processes=False) == {(f"prog/main/{call}", 0): pytest.approx(400 * NS)}
 
 
-def test_multiple_wait_completing_only_sends_counts_the_largest_once(tmp_path):
-    # Rank 0 sends to ranks 1 and 2 with MPI_Isend and completes both in one MPI_Waitall
-    # (E 100, L 800); rank 1 posts its receive at 300, rank 2 at 600.
+@RUNS.run()
+def waitall_of_sends_run():
+    """Rank 0 sends to ranks 1 and 2 with MPI_Isend and completes both in one MPI_Waitall
+    (E 100, L 800); rank 1 posts its receive at 300, rank 2 at 600."""
     b = TraceBuilder(3)
     with b[0].open("main", 0, 1000):
         b[0].mpi_isend(10, 15, dst=1, tag=0, nbytes=1 << 20, request=1)
@@ -106,7 +120,11 @@ def test_multiple_wait_completing_only_sends_counts_the_largest_once(tmp_path):
         with b[rank].open("main", 0, 1000):
             b[rank].region("compute", 30, post_at - 10)
             b[rank].mpi_recv(post_at, 810, src=0, tag=0, nbytes=1 << 20)
-    result = report(b, tmp_path)
+    return b
+
+
+def test_multiple_wait_completing_only_sends_counts_the_largest_once(runs):
+    result = report(runs, waitall_of_sends_run)
     # per send: 300 - 100 = 200 and 600 - 100 = 500 (both L(Scmp) = 800 > E(Rreq));
     # the call counts the largest, 500, once (not 700)
     assert rows(result, "mpi_latereceiver", all_processes=False) == {
@@ -117,10 +135,9 @@ def test_multiple_wait_completing_only_sends_counts_the_largest_once(tmp_path):
     assert rows(result, "mpi_latesender") == {}
 
 
-@pytest.mark.parametrize("send_call", ["MPI_Send", "MPI_Ssend"])
-@pytest.mark.parametrize("receive", ["MPI_Recv", "MPI_Irecv"])
-def test_blocking_send_to_a_late_receive_stays_counted(tmp_path, send_call, receive):
-    # Rank 0's blocking send (E 100) lasts until rank 1 posts its receive at 500 (L 700).
+@RUNS.run(*((send_call, receive) for send_call in BLOCKING_SENDS for receive in RECEIVES))
+def blocking_send_run(send_call, receive):
+    """Rank 0's blocking ``send_call`` (E 100) lasts until rank 1 posts its ``receive`` at 500 (L 700)."""
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_send(100, 700, dst=1, tag=0, nbytes=1 << 20, call=send_call)
@@ -131,7 +148,13 @@ def test_blocking_send_to_a_late_receive_stays_counted(tmp_path, send_call, rece
         else:  # Rreq = the MPI_Irecv that posted the receive, not the MPI_Wait completing it
             b[1].mpi_irecv(500, 505, src=0, tag=0, nbytes=1 << 20, request=1)
             b[1].mpi_wait(600, 710, requests=[1], call="MPI_Wait")
-    result = report(b, tmp_path)
+    return b
+
+
+@pytest.mark.parametrize("send_call", BLOCKING_SENDS)
+@pytest.mark.parametrize("receive", RECEIVES)
+def test_blocking_send_to_a_late_receive_stays_counted(runs, send_call, receive):
+    result = report(runs, blocking_send_run, (send_call, receive))
     # is_mpi_block_send: L(Scmp) = 700 > E(Rreq) = 500, idle = 500 - 100 = 400
     assert rows(result, "mpi_latereceiver", all_processes=False) == {
         (f"prog/main/{send_call}", 0): pytest.approx(400 * NS)
@@ -140,10 +163,10 @@ def test_blocking_send_to_a_late_receive_stays_counted(tmp_path, send_call, rece
     assert rows(result, "mpi_latesender") == {}
 
 
-@pytest.mark.parametrize("call", ["MPI_Bsend", "MPI_Isend+MPI_Test"])
-def test_sends_completed_outside_send_and_wait_are_no_late_receiver(tmp_path, call):
-    # Same timings as above, but the send completes in a buffered send (another send mode than
-    # is_mpi_block_send's standard / synchronous) or in an MPI_Test (no MPI_Wait*).
+@RUNS.run(*((call,) for call in OTHER_COMPLETIONS))
+def other_completion_run(call):
+    """Timings as in ``blocking_send_run``, but the send completes in a buffered send (another
+    send mode than is_mpi_block_send's standard / synchronous) or in an MPI_Test (no MPI_Wait*)."""
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         if call == "MPI_Bsend":
@@ -154,7 +177,12 @@ def test_sends_completed_outside_send_and_wait_are_no_late_receiver(tmp_path, ca
     with b[1].open("main", 0, 1000):
         b[1].region("compute", 10, 490)
         b[1].mpi_recv(500, 710, src=0, tag=0, nbytes=1 << 20)
-    result = report(b, tmp_path)
+    return b
+
+
+@pytest.mark.parametrize("call", OTHER_COMPLETIONS)
+def test_sends_completed_outside_send_and_wait_are_no_late_receiver(runs, call):
+    result = report(runs, other_completion_run, (call,))
     # L(Scmp) = 700 > E(Rreq) = 500 would give 400, but Scmp is no blocking send nor wait
     assert rows(result, "mpi_latereceiver") == {}
     assert rows(result, "mpi_latesender") == {}

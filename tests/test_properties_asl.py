@@ -6,10 +6,13 @@ constructs (1 tick = 1 ns), never from an earlier output of cosydb.
 """
 
 import pytest
-from conftest import NS, evaluate, evaluated_rows, loaded_db, report
+from conftest import NS, ConstructedRuns, evaluated_rows, report
 from cosydb.fixtures.generator import TraceBuilder
 
 END = 10_000  # every rank's main spans 0..END: the rank basis is nranks * END
+
+#: the runs of the tests that evaluate a few entries, loaded together (``runs``)
+RUNS = ConstructedRuns()
 
 
 def results(result, prop):
@@ -21,6 +24,7 @@ def per_process(result, prop):
     return {(r["callpath"] or r["region"], r["rank"]): r for r in evaluated_rows(result, prop) if r["rank"] is not None}
 
 
+@RUNS.run()
 def communication_run():
     """4 ranks: a big Send/Recv pair, an imbalanced Allreduce (300, 600, 100, 200 ns) and a
     balanced Bcast (50 ns on every rank)."""
@@ -37,18 +41,13 @@ def communication_run():
     return b
 
 
-@pytest.fixture(scope="module")
-def communication_db(tmp_path_factory):
-    return loaded_db(communication_run(), tmp_path_factory.mktemp("comm"))
-
-
-def on_communication(db, *names):
+def on_communication(runs, *names):
     """The rows of properties ``names`` on ``communication_run()``, calls under 250 ns frequent."""
-    return evaluate(db, *names, params={"p_small_comm_s": 250e-9})
+    return runs.evaluate(communication_run, *names, params={"p_small_comm_s": 250e-9})
 
 
-def test_dominating_comm_function_and_call(communication_db):
-    communication = on_communication(communication_db, "dominating_comm_function", "dominating_comm_call")
+def test_dominating_comm_function_and_call(runs):
+    communication = on_communication(runs, "dominating_comm_function", "dominating_comm_call")
     basis = 4 * END
     # Allreduce 300 + 600 + 100 + 200 = 1200 ns dominates Bcast (200), Recv (200), Send (100)
     assert list(results(communication, "dominating_comm_function")) == ["MPI_Allreduce"]
@@ -58,8 +57,8 @@ def test_dominating_comm_function_and_call(communication_db):
     assert list(results(communication, "dominating_comm_call")) == ["prog/main/MPI_Allreduce"]
 
 
-def test_frequent_communication_and_big_messages(communication_db):
-    communication = on_communication(communication_db, "frequent_communication", "big_messages")
+def test_frequent_communication_and_big_messages(runs):
+    communication = on_communication(runs, "frequent_communication", "big_messages")
     # per execution: Send 100, Recv 200, Bcast 50 ns < 250 ns; Allreduce 1200 / 4 = 300 ns is not
     frequent = results(communication, "frequent_communication")
     assert set(frequent) == {"prog/main/MPI_Send", "prog/main/MPI_Recv", "prog/main/MPI_Bcast"}
@@ -74,8 +73,8 @@ def test_frequent_communication_and_big_messages(communication_db):
     assert big["prog/main/MPI_Send"]["details"]["average_bytes"] == 100_000
 
 
-def test_uneven_mp_distribution(communication_db):
-    communication = on_communication(communication_db, "uneven_mp_distribution")
+def test_uneven_mp_distribution(runs):
+    communication = on_communication(runs, "uneven_mp_distribution")
     # Allreduce: population stddev of (300, 600, 100, 200) = sqrt(35000) = 187 > 0.1 * 1200 / 4;
     # Bcast is even, Send and Recv run on one process each (deviation 0)
     uneven = results(communication, "uneven_mp_distribution")
@@ -83,9 +82,9 @@ def test_uneven_mp_distribution(communication_db):
     assert uneven["prog/main/MPI_Allreduce"]["details"]["deviation"] == pytest.approx(35000**0.5 * NS)
 
 
-def test_frequent_comm_per_process_and_its_metaproperties(communication_db):
+def test_frequent_comm_per_process_and_its_metaproperties(runs):
     communication = on_communication(
-        communication_db,
+        runs,
         "frequent_comm_in_process",
         "frequent_comm_on_all_processes",
         "frequent_comm_some_processes",
@@ -106,7 +105,18 @@ def test_frequent_comm_per_process_and_its_metaproperties(communication_db):
 BARRIER = ("load_imbalance_at_barrier", "mpi_barrier_wait")
 
 
-def barrier_run(enters, leaves):
+#: (enters, leaves) of the ranks at the barrier of ``barrier_run``
+BARRIERS = {
+    "imbalanced": ([100, 300, 700], [800, 800, 800]),
+    "without_idle_time": ([100, 100, 100], [200, 300, 400]),
+    "balanced": ([100, 100, 100], [200, 200, 200]),
+}
+
+
+@RUNS.run(("without_idle_time",), ("balanced",))  # "imbalanced": the whole report, on a database of its own
+def barrier_run(key):
+    """Every rank in one MPI_Barrier, entered and left at BARRIERS[key]."""
+    enters, leaves = BARRIERS[key]
     b = TraceBuilder(len(enters))
     for r, (enter, leave) in enumerate(zip(enters, leaves)):
         with b[r].open("main", 0, 1000):
@@ -115,7 +125,7 @@ def barrier_run(enters, leaves):
 
 
 def test_load_imbalance_at_barrier_takes_the_max_over_its_conditions(tmp_path):
-    result = report(barrier_run([100, 300, 700], [800, 800, 800]), tmp_path)  # the whole catalog, end to end
+    result = report(barrier_run("imbalanced"), tmp_path)  # the whole catalog, end to end
     # Scalasca barrier wait: latest B = 700 -> 600 + 400 + 0
     assert results(result, "mpi_barrier_wait")["prog/main/MPI_Barrier"]["value"] == pytest.approx(1000 * NS)
     row = results(result, "load_imbalance_at_barrier")["prog/main/MPI_Barrier"]
@@ -124,19 +134,20 @@ def test_load_imbalance_at_barrier_takes_the_max_over_its_conditions(tmp_path):
     assert row["severity"] == pytest.approx(0.6) and row["value"] == pytest.approx(600 * NS)
 
 
-def test_load_imbalance_at_barrier_without_idle_time(tmp_path):
+def test_load_imbalance_at_barrier_without_idle_time(runs):
     # all arrive at 100, they leave at different times: no wait, but Incl differs by 200
-    result = evaluate(loaded_db(barrier_run([100, 100, 100], [200, 300, 400]), tmp_path), *BARRIER)
+    result = runs.evaluate(barrier_run, *BARRIER, args=("without_idle_time",))
     row = results(result, "load_imbalance_at_barrier")["prog/main/MPI_Barrier"]
     assert row["condition_id"] == "COND1" and row["severity"] == pytest.approx(200 / 1000)
     assert results(result, "mpi_barrier_wait") == {}
 
 
-def test_balanced_barrier_is_no_problem(tmp_path):
-    result = evaluate(loaded_db(barrier_run([100, 100, 100], [200, 200, 200]), tmp_path), *BARRIER)
+def test_balanced_barrier_is_no_problem(runs):
+    result = runs.evaluate(barrier_run, *BARRIER, args=("balanced",))
     assert results(result, "load_imbalance_at_barrier") == {} and results(result, "mpi_barrier_wait") == {}
 
 
+@RUNS.run((False,), (True,))
 def master_slave_run(slave_to_slave=False):
     """Master 0 sends a task to each slave (at 100, 120, 140), then receives the results in
     order; slave s waits in MPI_Recv from 50 for its task and returns its result at 1000 * s.
@@ -163,14 +174,13 @@ def master_slave_run(slave_to_slave=False):
 MASTER_SLAVE = ("slow_slaves", "overloaded_master")
 
 
-@pytest.fixture(scope="module")
-def master_slave(tmp_path_factory):
-    """``master_slave_run()`` loaded (read, never changed, by the tests using it)."""
-    return loaded_db(master_slave_run(), tmp_path_factory.mktemp("master_slave"))
+def on_master_slave(runs, *names, slave_to_slave=False, **options):
+    """``runs.evaluate`` on ``master_slave_run(slave_to_slave)``."""
+    return runs.evaluate(master_slave_run, *names, args=(slave_to_slave,), **options)
 
 
-def test_slow_slaves_and_overloaded_master(master_slave):
-    result = evaluate(master_slave, *MASTER_SLAVE)
+def test_slow_slaves_and_overloaded_master(runs):
+    result = on_master_slave(runs, *MASTER_SLAVE)
     slow = results(result, "slow_slaves")
     assert set(slow) == {"prog/main/MPI_Recv"}
     assert slow["prog/main/MPI_Recv"]["value"] == pytest.approx(2460 * NS)
@@ -182,15 +192,15 @@ def test_slow_slaves_and_overloaded_master(master_slave):
     assert overloaded["prog/main/MPI_Recv"]["severity"] == pytest.approx(70 / (4 * END))
 
 
-def test_master_slave_needs_every_message_to_involve_the_master(tmp_path, master_slave):
-    result = evaluate(loaded_db(master_slave_run(slave_to_slave=True), tmp_path), *MASTER_SLAVE)
+def test_master_slave_needs_every_message_to_involve_the_master(runs):
+    result = on_master_slave(runs, *MASTER_SLAVE, slave_to_slave=True)
     assert results(result, "slow_slaves") == {} and results(result, "overloaded_master") == {}
     # as the master, rank 1 is no master either (rank 0 exchanges with ranks 2 and 3)
-    assert results(evaluate(master_slave, "slow_slaves", params={"p_master_rank": 1}), "slow_slaves") == {}
+    assert results(on_master_slave(runs, "slow_slaves", params={"p_master_rank": 1}), "slow_slaves") == {}
 
 
-def test_idle_time_properties_of_the_asl_catalog(master_slave):
-    result = evaluate(master_slave, "idle_late_sender", "idle_late_receiver")
+def test_idle_time_properties_of_the_asl_catalog(runs):
+    result = on_master_slave(runs, "idle_late_sender", "idle_late_receiver")
     # LateSender(FuncCall r): the idle time of receive calls (master 2460 + slaves 210)
     assert results(result, "idle_late_sender")["prog/main/MPI_Recv"]["value"] == pytest.approx(2670 * NS)
     assert results(result, "idle_late_receiver") == {}
@@ -205,6 +215,7 @@ PER_INSTANCE = (
 )
 
 
+@RUNS.run()
 def cache_run():
     """Two ranks; main does 1000 loads itself and calls kernel twice (1000 loads + stores each).
     L1 data misses of the kernel instances: rank 0 300 and 100, rank 1 400 and 400."""
@@ -225,14 +236,8 @@ def cache_run():
     return b
 
 
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    """``cache_run()`` loaded (read, never changed, by the tests using it)."""
-    return loaded_db(cache_run(), tmp_path_factory.mktemp("cache"))
-
-
-def test_cache_cost_relative_to_the_loads_and_stores_of_the_run(cache):
-    result = evaluate(cache, "l1_data_cache_misses", "l1_inst_cache_misses", "l2_cache_misses_per_instance")
+def test_cache_cost_relative_to_the_loads_and_stores_of_the_run(runs):
+    result = runs.evaluate(cache_run, "l1_data_cache_misses", "l1_inst_cache_misses", "l2_cache_misses_per_instance")
     rows = results(result, "l1_data_cache_misses")
     # 1200 misses in kernel (and so in main and the program); loads + stores 2 * 3000
     assert set(rows) == {"prog", "prog/main", "prog/main/kernel"}
@@ -242,8 +247,8 @@ def test_cache_cost_relative_to_the_loads_and_stores_of_the_run(cache):
     assert status["l2_cache_misses_per_instance"] == "not evaluable: no PAPI_L2_TCM metric"
 
 
-def test_cache_misses_per_instance_and_over_instances(cache):
-    result = evaluate(cache, *PER_INSTANCE, "l1d_cache_misses_in_all_instances_in_all_processes")
+def test_cache_misses_per_instance_and_over_instances(runs):
+    result = runs.evaluate(cache_run, *PER_INSTANCE, "l1d_cache_misses_in_all_instances_in_all_processes")
     worst = per_process(result, "l1d_cache_misses_per_instance")
     # most severe kernel instance: rank 0 300 / 1000, rank 1 400 / 1000; main: 400 / 3000, 800 / 3000
     assert (
@@ -260,22 +265,27 @@ def test_cache_misses_per_instance_and_over_instances(cache):
     assert set(some) == {("prog/main/kernel", 0)} and some[("prog/main/kernel", 0)]["severity"] == pytest.approx(0.3)
     assert results(result, "l1d_cache_misses_in_all_instances_in_all_processes") == {}
     # with instances counted above 0.05 every kernel instance holds, on both processes
-    lenient = evaluate(
-        cache, "l1d_cache_misses_in_all_instances_in_all_processes", params={"p_instance_severity": 0.05}
+    lenient = runs.evaluate(
+        cache_run, "l1d_cache_misses_in_all_instances_in_all_processes", params={"p_instance_severity": 0.05}
     )
     everywhere = results(lenient, "l1d_cache_misses_in_all_instances_in_all_processes")
     assert set(everywhere) == {"prog/main/kernel", "prog/main"}  # main: 400 / 3000 and 800 / 3000
     assert everywhere["prog/main/kernel"]["severity"] == pytest.approx(0.4)
 
 
-def test_no_cache_misses_no_cache_problem(tmp_path):
+@RUNS.run()
+def no_cache_misses_run():
     b = TraceBuilder(1, counters=COUNTERS)
     b[0].enter(0, "main")
     b[0].measure(0)
     b[0].region("kernel", 100, 400, counters={"PAPI_L1_DCM": 0, "PAPI_LD_INS": 600, "PAPI_SR_INS": 400})
     b[0].measure(END)
     b[0].leave(END)
-    result = evaluate(loaded_db(b, tmp_path), "l1_data_cache_misses", *PER_INSTANCE)
+    return b
+
+
+def test_no_cache_misses_no_cache_problem(runs):
+    result = runs.evaluate(no_cache_misses_run, "l1_data_cache_misses", *PER_INSTANCE)
     for prop in ("l1_data_cache_misses", *PER_INSTANCE):
         assert results(result, prop) == {} and per_process(result, prop) == {}, prop
         assert {r["status"] for r in result["results"] if r["property"] == prop} <= {"evaluated"}

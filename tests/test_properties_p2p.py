@@ -5,7 +5,7 @@ constructs (1 tick = 1 ns), never from an earlier output of cosydb.
 """
 
 import pytest
-from conftest import NS, aggregate_places, evaluate, loaded_db, property_rows, report
+from conftest import NS, ConstructedRuns, aggregate_places, evaluate, property_rows, report
 from cosydb.fixtures.generator import TraceBuilder
 
 #: The CRE wrong-order patterns, Scalasca's Late Sender / Wrong Order split and the cost family.
@@ -13,7 +13,11 @@ WRONG_ORDER = ("wrong_order_ls", "wrong_order_lr", "messages_in_wrong_order")
 LSWO = ("mpi_lswo_same", "mpi_lswo_different")
 COSTS = ("io_cost", "total_cost", "comm_cost", "sync_cost")
 
+#: the runs of the tests that evaluate a few entries, loaded together (``runs``)
+RUNS = ConstructedRuns()
 
+
+@RUNS.run()
 def late_sender_run():
     """Rank 1 enters MPI_Recv at 100; rank 0 computes and enters MPI_Send at 500."""
     b = TraceBuilder(2)
@@ -25,9 +29,9 @@ def late_sender_run():
     return b
 
 
-def test_late_sender_cre_and_scalasca(tmp_path):
-    result = evaluate(
-        loaded_db(late_sender_run(), tmp_path),
+def test_late_sender_cre_and_scalasca(runs):
+    result = runs.evaluate(
+        late_sender_run,
         "late_sender",
         "mpi_latesender",
         "idle_late_sender",
@@ -51,15 +55,20 @@ def test_late_sender_cre_and_scalasca(tmp_path):
     assert property_rows(result, "mpi_latereceiver") == {}
 
 
-def test_late_receiver_cre_and_scalasca(tmp_path):
+@RUNS.run()
+def late_receiver_run():
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_send(100, 700, dst=1, tag=0, nbytes=1 << 20)  # blocks until the receive is posted
     with b[1].open("main", 0, 1000):
         b[1].region("compute", 10, 490)
         b[1].mpi_recv(500, 710, src=0, tag=0, nbytes=1 << 20)
-    result = evaluate(
-        loaded_db(b, tmp_path),
+    return b
+
+
+def test_late_receiver_cre_and_scalasca(runs):
+    result = runs.evaluate(
+        late_receiver_run,
         "late_receiver",
         "mpi_latereceiver",
         "idle_late_receiver",
@@ -75,7 +84,8 @@ def test_late_receiver_cre_and_scalasca(tmp_path):
     assert property_rows(result, "late_sender") == {} and property_rows(result, "mpi_latesender") == {}
 
 
-def test_waitall_counts_the_largest_wait_once_and_test_is_excluded(tmp_path):
+@RUNS.run()
+def waitall_run():
     b = TraceBuilder(4)
     with b[0].open("main", 0, 2000):
         for src in (1, 2, 3):
@@ -88,21 +98,30 @@ def test_waitall_counts_the_largest_wait_once_and_test_is_excluded(tmp_path):
             b[src].mpi_send(send_at, send_at + 20, dst=0, tag=0, nbytes=8)
             if src == 1:
                 b[src].mpi_send(1400, 1420, dst=0, tag=1, nbytes=8)
-    result = evaluate(loaded_db(b, tmp_path), "mpi_latesender", "late_sender", "idle_late_sender")
+    return b
+
+
+def test_waitall_counts_the_largest_wait_once_and_test_is_excluded(runs):
+    result = runs.evaluate(waitall_run, "mpi_latesender", "late_sender", "idle_late_sender")
     # idle per message 200, 400, 700; the Waitall counts only the largest, once
     assert property_rows(result, "mpi_latesender") == {"prog/main/MPI_Waitall": pytest.approx(700 * NS)}
     # the CRE pattern and ASL's LateSender(FuncCall r) ask for MPI_Recv: no match
     assert property_rows(result, "late_sender") == {} and property_rows(result, "idle_late_sender") == {}
 
 
-def test_sendrecv_ring_counts_both_halves(tmp_path):
+@RUNS.run()
+def sendrecv_ring_run():
     # rank r calls MPI_Sendrecv at E_r, sending to r + 1 and receiving from r - 1 (mod 4)
     enters, leaves = [100, 200, 300, 400], [450, 250, 350, 450]
     b = TraceBuilder(4)
     for r in range(4):
         with b[r].open("main", 0, 1000):
             b[r].mpi_sendrecv(enters[r], leaves[r], dst=(r + 1) % 4, src=(r - 1) % 4, tag=0, nbytes=8)
-    result = evaluate(loaded_db(b, tmp_path), "mpi_latesender", "mpi_latereceiver")
+    return b
+
+
+def test_sendrecv_ring_counts_both_halves(runs):
+    result = runs.evaluate(sendrecv_ring_run, "mpi_latesender", "mpi_latereceiver")
     # receive half: rank 0 waits for rank 3's call, min(E = 400, L = 450) - 100; the others' senders came first
     assert property_rows(result, "mpi_latesender", all_processes=False) == {
         ("prog/main/MPI_Sendrecv", 0): pytest.approx(300 * NS)
@@ -112,7 +131,8 @@ def test_sendrecv_ring_counts_both_halves(tmp_path):
     assert property_rows(result, "mpi_latereceiver", all_processes=False) == {}
 
 
-def test_wrong_order_patterns(tmp_path):
+@RUNS.run()
+def wrong_order_run():
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)  # older message, received last
@@ -120,7 +140,11 @@ def test_wrong_order_patterns(tmp_path):
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(50, 250, src=0, tag=2, nbytes=8)  # waits 150 for the newer message
         b[1].mpi_recv(300, 400, src=0, tag=1, nbytes=8)
-    result = evaluate(loaded_db(b, tmp_path), *WRONG_ORDER, "late_sender", "mpi_latesender_wo", *LSWO)
+    return b
+
+
+def test_wrong_order_patterns(runs):
+    result = runs.evaluate(wrong_order_run, *WRONG_ORDER, "late_sender", "mpi_latesender_wo", *LSWO)
     assert property_rows(result, "late_sender") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
     # at the receive of tag 2 (t=250) the tag-1 message (sent at 100 < 200) is still queued
     assert property_rows(result, "wrong_order_ls") == {"prog/main/MPI_Recv": pytest.approx(150 * NS)}
@@ -133,7 +157,8 @@ def test_wrong_order_patterns(tmp_path):
     assert property_rows(result, "mpi_lswo_different") == {}
 
 
-def test_wrong_order_late_receiver(tmp_path):
+@RUNS.run()
+def wrong_order_late_receiver_run():
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)  # older message, received last
@@ -141,7 +166,11 @@ def test_wrong_order_late_receiver(tmp_path):
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(500, 710, src=0, tag=2, nbytes=1 << 20)
         b[1].mpi_recv(800, 810, src=0, tag=1, nbytes=8)
-    result = evaluate(loaded_db(b, tmp_path), *WRONG_ORDER, "late_receiver")
+    return b
+
+
+def test_wrong_order_late_receiver(runs):
+    result = runs.evaluate(wrong_order_late_receiver_run, *WRONG_ORDER, "late_receiver")
     # E(recv) 500 - E(send) 200 while the send is still active (its Leave 700 > 500)
     assert property_rows(result, "late_receiver") == {"prog/main/MPI_Send": pytest.approx(300 * NS)}
     # at that receive (t = 710) the tag-1 message, sent at 100 < 200, is still queued
@@ -151,7 +180,8 @@ def test_wrong_order_late_receiver(tmp_path):
     assert property_rows(result, "messages_in_wrong_order") == {"prog/main/MPI_Recv": pytest.approx(710 * NS)}
 
 
-def test_wrong_order_of_a_waitall_is_remembered_from_its_leave(tmp_path):
+@RUNS.run()
+def wrong_order_waitall_run():
     b = TraceBuilder(3)
     with b[0].open("main", 0, 2000):
         b[0].mpi_irecv(10, 20, src=1, tag=0, nbytes=8, request=1)
@@ -163,7 +193,11 @@ def test_wrong_order_of_a_waitall_is_remembered_from_its_leave(tmp_path):
         b[1].mpi_send(500, 510, dst=0, tag=0, nbytes=8)  # the late one: idle min(500, 900) - 100
     with b[2].open("main", 0, 2000):
         b[2].mpi_send(50, 55, dst=0, tag=0, nbytes=8)  # completed in the same Waitall, after it
-    result = evaluate(loaded_db(b, tmp_path), "mpi_latesender", "mpi_latesender_wo", *LSWO)
+    return b
+
+
+def test_wrong_order_of_a_waitall_is_remembered_from_its_leave(runs):
+    result = runs.evaluate(wrong_order_waitall_run, "mpi_latesender", "mpi_latesender_wo", *LSWO)
     assert property_rows(result, "mpi_latesender") == {"prog/main/MPI_Waitall": pytest.approx(400 * NS)}
     # the Waitall's instance enters the buffer at its Leave, so rank 2's receive inside the
     # same call (send 50 < 500) does not reveal it; the later receive from rank 1 (60 < 500) does
@@ -172,10 +206,17 @@ def test_wrong_order_of_a_waitall_is_remembered_from_its_leave(tmp_path):
     assert property_rows(result, "mpi_lswo_different") == {}
 
 
-def remembered_instance_run(batches):
+#: (late, early_send) batches of ``remembered_instance_run``
+REMEMBERED = {99: [(99, 10)], 100: [(100, 10)], "made_room": [(50, 300), (60, 100)]}
+
+
+@RUNS.run(*((key,) for key in REMEMBERED))
+def remembered_instance_run(key):
     """Rank 0 waits 100 ns for rank 1 (send at 200) inside region "first", then, per batch
     (late, early_send), receives `late` late messages from rank 2 (each waits 500 ns; sent
-    after 1000) and one early message from rank 3 (tag = batch number, sent at early_send)."""
+    after 1000) and one early message from rank 3 (tag = batch number, sent at early_send),
+    for the batches REMEMBERED[key]."""
+    batches = REMEMBERED[key]
     b = TraceBuilder(4)
     end = 10**7
     for rank in range(4):
@@ -199,10 +240,10 @@ def remembered_instance_run(batches):
 
 
 @pytest.mark.parametrize("late, remembered", [(99, True), (100, False)])
-def test_wrong_order_remembers_the_last_100_late_sender_instances(tmp_path, late, remembered):
+def test_wrong_order_remembers_the_last_100_late_sender_instances(runs, late, remembered):
     # after the instance in "first", `late` more instances fill the buffer; then a message
     # sent at 10 (before every buffered send) is received and reveals all that are left
-    result = evaluate(loaded_db(remembered_instance_run([(late, 10)]), tmp_path), "mpi_latesender_wo", *LSWO)
+    result = runs.evaluate(remembered_instance_run, "mpi_latesender_wo", *LSWO, args=(late,))
     expected = {"prog/main/MPI_Recv": pytest.approx(late * 500 * NS)}
     if remembered:
         expected["prog/main/first/MPI_Recv"] = pytest.approx(100 * NS)
@@ -213,11 +254,11 @@ def test_wrong_order_remembers_the_last_100_late_sender_instances(tmp_path, late
     assert property_rows(result, "mpi_lswo_different") == different and property_rows(result, "mpi_lswo_same") == {}
 
 
-def test_instances_removed_from_the_buffer_make_room(tmp_path):
+def test_instances_removed_from_the_buffer_make_room(runs):
     # 50 instances, then a message sent at 300 reveals those 50 (sent after 1000) but not
     # the one in "first" (sent at 200); 60 more instances: 110 pushed after "first", yet the
     # buffer never held more than 61, so a message sent at 100 still reveals it
-    result = evaluate(loaded_db(remembered_instance_run([(50, 300), (60, 100)]), tmp_path), "mpi_latesender_wo")
+    result = runs.evaluate(remembered_instance_run, "mpi_latesender_wo", args=("made_room",))
     assert property_rows(result, "mpi_latesender_wo") == {
         "prog/main/first/MPI_Recv": pytest.approx(100 * NS),
         "prog/main/MPI_Recv": pytest.approx(110 * 500 * NS),
@@ -270,14 +311,18 @@ def test_cost_family(tmp_path):
     assert not aggregate_places(result) & {"prog", "prog/main"}
 
 
-def test_io_cost_counts_file_io_and_the_io_group(tmp_path):
+@RUNS.run()
+def io_run():
     b = TraceBuilder(1)
     with b[0].open("main", 0, 1000):
         b[0].region("fwrite", 100, 150)  # ISO C I/O, by its region role
         with b[0].open("write_output", 200, 500):  # the application's own output routine
             b[0].region("fwrite", 300, 400)
-    db = loaded_db(b, tmp_path)
-    result = evaluate(db, "io_cost")
+    return b
+
+
+def test_io_cost_counts_file_io_and_the_io_group(runs):
+    result = runs.evaluate(io_run, "io_cost")
     assert property_rows(result, "io_cost") == {
         "prog": pytest.approx(150 * NS),
         "prog/main": pytest.approx(150 * NS),
@@ -286,20 +331,25 @@ def test_io_cost_counts_file_io_and_the_io_group(tmp_path):
         "prog/main/write_output/fwrite": pytest.approx(100 * NS),
     }
     # with write_output in the IO group its own 300 - 100 ns count as I/O too
-    grouped = evaluate(db, *COSTS, params={"p_io_group": "^write_output$"})
+    grouped = runs.evaluate(io_run, *COSTS, params={"p_io_group": "^write_output$"})
     assert property_rows(grouped, "io_cost")["prog/main/write_output"] == pytest.approx(300 * NS)
     assert property_rows(grouped, "total_cost")["prog"] == pytest.approx(350 * NS)
     assert property_rows(grouped, "comm_cost") == {} and property_rows(grouped, "sync_cost") == {}
 
 
-def test_late_receiver_at_the_wait_completing_an_isend(tmp_path):
+@RUNS.run()
+def isend_wait_run():
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_isend(100, 110, dst=1, tag=0, nbytes=1 << 20, request=1)
         b[0].mpi_wait(120, 700, requests=[1], call="MPI_Wait")  # completes once the receive is posted
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(500, 710, src=0, tag=0, nbytes=1 << 20)
-    result = evaluate(loaded_db(b, tmp_path), "mpi_latereceiver", "mpi_latesender")
+    return b
+
+
+def test_late_receiver_at_the_wait_completing_an_isend(runs):
+    result = runs.evaluate(isend_wait_run, "mpi_latereceiver", "mpi_latesender")
     # Scmp = the MPI_Wait (E 120, L 700 > E(Rreq) 500): idle = 500 - 120, at the Wait's call path
     assert property_rows(result, "mpi_latereceiver") == {"prog/main/MPI_Wait": pytest.approx(380 * NS)}
     assert property_rows(result, "mpi_latesender") == {}
@@ -318,12 +368,17 @@ def test_clock_condition_violation_is_clamped(tmp_path):
     assert all(r["value"] >= 0 for r in result["results"] if r["status"] == "evaluated")
 
 
-def test_control_trace_has_no_wait_states(tmp_path):
+@RUNS.run()
+def control_run():
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_send(100, 110, dst=1, tag=0, nbytes=8)
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(200, 210, src=0, tag=0, nbytes=8)  # the send came first, the receive finds it
+    return b
+
+
+def test_control_trace_has_no_wait_states(runs):
     wait_states = (
         "late_sender",
         "late_receiver",
@@ -338,6 +393,6 @@ def test_control_trace_has_no_wait_states(tmp_path):
         "overloaded_master",
         "load_imbalance_at_barrier",
     )
-    result = evaluate(loaded_db(b, tmp_path), *wait_states)
+    result = runs.evaluate(control_run, *wait_states)
     for prop in wait_states:
         assert property_rows(result, prop) == {} and property_rows(result, prop, all_processes=False) == {}, prop
