@@ -147,12 +147,13 @@ def create_table_view(
 
 
 @contextlib.contextmanager
-def experiments_only(con: duckdb.DuckDBPyConnection, experiment_ids: list[int]):
-    """Inside the block, the stored tables on ``con`` (a database's connection) read only the
-    files of ``experiment_ids``: temporary views of the same names shadow the database's,
-    whose union over every experiment each query would otherwise bind (in a database of
-    eight small runs, the catalog's evaluation of one took 0.68-0.77 s without this,
-    0.50-0.54 s with it, 0.44-0.51 s in its own database).
+def experiments_only(con: duckdb.DuckDBPyConnection, experiment_ids: list[int], names: set[str] | None = None):
+    """Inside the block, the stored tables on ``con`` (a database's connection; ``names``: those
+    tables only, default all) read only the files of ``experiment_ids``: temporary views of
+    the same names shadow the database's, whose union over every experiment each query
+    would otherwise bind (in a database of eight small runs, the catalog's evaluation of one
+    took 0.68-0.77 s without this, 0.50-0.54 s with it, 0.44-0.51 s in its own database).
+    The views of the views file (sql/, reports/) bind their tables there, unshadowed.
     Nothing is shadowed when the database holds no other experiment. On a connection that
     ``shares_tables``, the views are in ``memory.main``, where its cursors see them too."""
     (root,) = con.execute("SELECT root FROM cosydb_catalog").fetchone()
@@ -165,6 +166,8 @@ def experiments_only(con: duckdb.DuckDBPyConnection, experiment_ids: list[int]):
     shadowed = []
     try:
         for table in tables.stored().values():
+            if names is not None and table.name not in names:
+                continue
             readable = [(i, d) for i, d in held if i in ids and table.files(d)]
             if readable:  # else the database's view, which has no rows of these experiments either
                 create_table_view(con, table, readable, temporary=not shared)

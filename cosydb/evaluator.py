@@ -674,7 +674,10 @@ def _results(evaluation: Evaluation, threshold: float, rank_basis: str | None) -
     # they are, then named, flagged and sorted by DuckDB (on Spark, joining and sorting the
     # union there took jobs of 6.0-7.0 s on lulesh_hyb-8x2-small, reading it 2.2 s)
     rows = evaluation.table("\nUNION ALL\n".join(parts))
-    with database.registered(evaluation.con, cosydb_result_rows=rows):
+    with (
+        database.registered(evaluation.con, cosydb_result_rows=rows),
+        database.experiments_only(evaluation.con, [evaluation.experiment_id], {"callpaths", "regions", "locations"}),
+    ):
         table = evaluation.query(
             f"""
             SELECT r.property, r.parent, r.kind, r.unit, r.callpath_id, c.path AS callpath,
