@@ -6,7 +6,17 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import SCALASCA_TRACES, TRACES, cosydb, evaluate, evaluated_rows, loaded_db, property_rows
+from conftest import (
+    SCALASCA_TRACES,
+    TRACES,
+    ConstructedRuns,
+    cosydb,
+    evaluate,
+    evaluated_rows,
+    loaded_db,
+    property_rows,
+    run_name,
+)
 from cosydb.fixtures.generator import TraceBuilder
 from test_properties_asl import END, barrier_run, cache_run, communication_run, master_slave_run
 from test_wrong_order_forms import isend_waitall_run, one_waitall_run, sendrecv_and_test_run
@@ -14,7 +24,7 @@ from test_wrong_order_forms import isend_waitall_run, one_waitall_run, sendrecv_
 from cosydb import catalog, database, evaluator
 from cosydb.asl.compiler import check, checked, compile_text
 from cosydb.asl.parser import AslError, parse
-from cosydb.loading import load
+from cosydb.report import choose_experiment
 
 SEED = TRACES.parent / "seeds" / "asl-knowledge-specification.txt"
 NS = 1e-9
@@ -434,11 +444,16 @@ def _close(a, b) -> bool:
     return a == pytest.approx(b, rel=1e-12, abs=1e-300)
 
 
-def assert_compiled_equal_hand_written(db: Path, params: dict | None = None) -> None:
+def assert_compiled_equal_hand_written(db: Path, params: dict | None = None, experiment: str | None = None) -> None:
+    """The compiled seed properties' rows equal the hand-written ones' on experiment
+    ``experiment`` of ``db`` (default: its only one)."""
     con = database.connect(db)
     try:
         names = [*RESTATED, *RESTATED.values()]
-        evaluation = evaluator.evaluate(con, catalog.load([catalog.asl_specification("mpi")]), 1, params, names)
+        experiment_id = choose_experiment(con, db, experiment)["experiment_id"]
+        evaluation = evaluator.evaluate(
+            con, catalog.load([catalog.asl_specification("mpi")]), experiment_id, params, names
+        )
         holding = 0
         for compiled, written in RESTATED.items():
             # both evaluated, or both not (a run without the counters they read)
@@ -491,18 +506,32 @@ def every_cache_counter_run():
     return b
 
 
+RUNS = ConstructedRuns()
+for make in (
+    every_cache_counter_run,
+    cache_run,
+    communication_run,
+    isend_waitall_run,
+    sendrecv_and_test_run,
+    one_waitall_run,
+):
+    RUNS.run()(make)
+RUNS.run((False,), (True,))(master_slave_run)
+RUNS.run(("imbalanced",))(barrier_run)
+
+
 @pytest.mark.parametrize(
-    "run, params",
+    "run, args, params",
     [
-        (every_cache_counter_run, None),
-        (cache_run, None),
-        (communication_run, {"p_small_comm_s": 250e-9}),
-        (master_slave_run, None),
-        (lambda: master_slave_run(slave_to_slave=True), None),
-        (lambda: barrier_run("imbalanced"), None),
-        (isend_waitall_run, None),
-        (sendrecv_and_test_run, None),
-        (one_waitall_run, None),
+        (every_cache_counter_run, (), None),
+        (cache_run, (), None),
+        (communication_run, (), {"p_small_comm_s": 250e-9}),
+        (master_slave_run, (False,), None),
+        (master_slave_run, (True,), None),
+        (barrier_run, ("imbalanced",), None),
+        (isend_waitall_run, (), None),
+        (sendrecv_and_test_run, (), None),
+        (one_waitall_run, (), None),
     ],
     ids=[
         "every_cache_counter",
@@ -516,11 +545,10 @@ def every_cache_counter_run():
         "no_wrong_order_in_one_waitall",
     ],
 )
-def test_compiled_seed_properties_equal_the_hand_written_ones_on_constructed_runs(tmp_path, run, params):
+def test_compiled_seed_properties_equal_the_hand_written_ones_on_constructed_runs(runs, run, args, params):
     """The same on tests/test_properties_asl.py's constructed runs, whose hand-written values
     that file checks by hand (FrequentCommInProcess on ranks 2 and 3 only, ...)."""
-    load(run().write(tmp_path / "run"), tmp_path / "run.cosydb")
-    assert_compiled_equal_hand_written(tmp_path / "run.cosydb", params)
+    assert_compiled_equal_hand_written(runs.db, params, run_name(run, args))
 
 
 def test_per_process_costs_and_their_metaproperty_against_constructed_times(tmp_path):

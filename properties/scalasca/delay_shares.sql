@@ -114,6 +114,38 @@ diagnosis: Not a problem by itself; the input of the delay costs.
 )
 {%- endmacro %}
 
+{#- Whether the waiting interval of resolution `r` is one part: no points inside it, so
+    no waits to prune; a time map of Scalasca's size ($p_time_map_entries > 0) may cap
+    any interval, so then none is. -#}
+{% macro one_part(r) -%}
+{{ r }}.waiter_from_index + 1 = {{ r }}.point_index and $p_time_map_entries = 0
+{%- endmacro %}
+
+{#- The delayer's time per call path of its group interval since its synchronisation
+    with the waiting rank, for each resolution of `resolutions` (the columns of
+    resolution_intervals and the columns `carried`): the group interval's own, or on a
+    collective whose delayer synchronised with the rank later, its sub-interval's. -#}
+{% macro delayer_times(resolutions, carried) -%}
+(
+    select
+        r.location_id, r.point_index, r.delayer_location_id, {% for c in carried %}r.{{ c }}, {% endfor %}
+        g.callpath_id, g.time_s
+    from {{ resolutions }} as r
+    join delayer_interval_times as g on r.group_interval_id = g.interval_id
+    where r.delayer_interval_id = r.group_interval_id
+
+    union all
+
+    select
+        r.location_id, r.point_index, r.delayer_location_id, {% for c in carried %}r.{{ c }}, {% endfor %}
+        g.callpath_id, coalesce(d.time_s, 0)
+    from {{ resolutions }} as r
+    join delayer_interval_times as g on r.group_interval_id = g.interval_id
+    left join delayer_interval_times as d on r.delayer_interval_id = d.interval_id and g.callpath_id = d.callpath_id
+    where r.delayer_interval_id != r.group_interval_id
+)
+{%- endmacro %}
+
 with resolutions as (
     select * from {{ ref('delay_resolutions') }}
 ),
@@ -130,26 +162,27 @@ delayer_intervals as (
     ') }}
 ),
 
--- the waiting location's intervals since it synchronised with the delayer (one
--- per wait, most of the rows: their time maps are read once, in the last join)
+-- the waiting location's intervals since it synchronised with the delayer, where
+-- they are more than one part (or a time map may cap them): the waits of one part
+-- read their time from sync_interval_times (the last select)
 waiter_intervals as (
     select * from {{ numbered('
         select distinct location_id, waiter_from_index as from_index, point_index as to_index
         from resolutions
+        where not (' ~ one_part('resolutions') ~ ')
     ') }}
 ),
 
--- each resolution's intervals: the delayer's group interval (g), its interval since it
--- synchronised with the waiting rank (d), the waiting location's since it
--- synchronised with the delayer (w)
+-- each resolution's intervals on the delayer: its group interval (g) and its interval
+-- since it synchronised with the waiting rank (d)
 resolution_intervals as (
     select
         r.location_id,
         r.point_index,
         r.delayer_location_id,
+        r.waiter_from_index,
         g.interval_id as group_interval_id,
-        d.interval_id as delayer_interval_id,
-        w.interval_id as waiter_interval_id
+        d.interval_id as delayer_interval_id
     from resolutions as r
     join delayer_intervals as g
         on r.delayer_location_id = g.location_id
@@ -159,6 +192,23 @@ resolution_intervals as (
         on r.delayer_location_id = d.location_id
         and r.delayer_from_index = d.from_index
         and r.delayer_index = d.to_index
+),
+
+-- the waits whose waiting interval is one part, with the call of its first point (the
+-- point waiter_from_index; none from the start of the trace), that call's time and its
+-- completion time
+one_part_resolutions as (
+    select r.*, f.callpath_id as first_callpath_id, f.total_s as first_total_s, f.completion_s as first_completion_s
+    from resolution_intervals as r
+    left join (select location_id, point_index, callpath_id, total_s, completion_s from {{ ref('sync_points') }}) as f
+        on r.location_id = f.location_id and r.waiter_from_index = f.point_index
+    where {{ one_part('r') }}
+),
+
+-- the others, with their waiting interval
+parts_resolutions as (
+    select r.*, w.interval_id as waiter_interval_id
+    from resolution_intervals as r
     join waiter_intervals as w
         on r.location_id = w.location_id
         and r.waiter_from_index = w.from_index
@@ -167,27 +217,30 @@ resolution_intervals as (
 
 delayer_interval_times as materialized (
     select * from {{ interval_times('delayer_intervals') }}
-),
-
--- the delayer's time per call path of its group interval since its
--- synchronisation with the waiting rank: the group interval's own, or on a
--- collective whose delayer synchronised with the rank later, its sub-interval's
-delayer_times as (
-    select r.location_id, r.point_index, r.delayer_location_id, r.waiter_interval_id, g.callpath_id, g.time_s
-    from resolution_intervals as r
-    join delayer_interval_times as g on r.group_interval_id = g.interval_id
-    where r.delayer_interval_id = r.group_interval_id
-
-    union all
-
-    select
-        r.location_id, r.point_index, r.delayer_location_id, r.waiter_interval_id, g.callpath_id,
-        coalesce(d.time_s, 0)
-    from resolution_intervals as r
-    join delayer_interval_times as g on r.group_interval_id = g.interval_id
-    left join delayer_interval_times as d on r.delayer_interval_id = d.interval_id and g.callpath_id = d.callpath_id
-    where r.delayer_interval_id != r.group_interval_id
 )
+
+-- waits of one part: the waiting location's time in the call path is its row of
+-- sync_interval_times (no points inside: no waits to prune), the first point's call
+-- keeping only its completion time, as interval_times computes it
+select location_id, point_index, delayer_location_id, callpath_id, delay_s
+from (
+    select
+        t.location_id,
+        t.point_index,
+        t.delayer_location_id,
+        t.callpath_id,
+        t.time_s - case
+            when coalesce(w.time_s, 0) <= 0 then 0
+            when t.callpath_id = t.first_callpath_id then greatest(w.time_s - t.first_total_s + t.first_completion_s, 0)
+            else w.time_s
+        end as delay_s
+    from {{ delayer_times('one_part_resolutions', ['first_callpath_id', 'first_total_s', 'first_completion_s']) }} as t
+    left join {{ ref('sync_interval_times') }} as w
+        on t.location_id = w.location_id and t.point_index = w.point_index and t.callpath_id = w.callpath_id
+)
+where delay_s > 0
+
+union all
 
 select
     t.location_id,
@@ -195,7 +248,7 @@ select
     t.delayer_location_id,
     t.callpath_id,
     t.time_s - coalesce(w.time_s, 0) as delay_s
-from delayer_times as t
+from {{ delayer_times('parts_resolutions', ['waiter_interval_id']) }} as t
 left join {{ interval_times('waiter_intervals') }} as w
     on t.waiter_interval_id = w.interval_id and t.callpath_id = w.callpath_id
 where t.time_s - coalesce(w.time_s, 0) > 0
