@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import COSYDB, NS, assert_clean_failure, evaluate, property_rows, rows
+from conftest import COSYDB, NS, assert_clean_failure, cosydb, evaluate, property_rows, rows
 from cosydb.fixtures import otf_writer
 from cosydb.fixtures.generator import TraceBuilder
 from cosydb.loaders import otf_library
@@ -208,18 +208,14 @@ def test_names_read_in_the_encoding_given(tmp_path):
     with b[0].open("main", 0, 100):
         b[0].region("расчёт", 10, 90)
     master, db = otf_writer.write(b, tmp_path / "run", encoding="koi8-r"), tmp_path / "run.cosydb"
-    done = subprocess.run([COSYDB, "load", master, "--db", db, "--encoding", "koi8-r"], capture_output=True, text=True)
+    done = cosydb("load", master, "--db", db, "--encoding", "koi8-r")
     assert done.returncode == 0, done.stderr
     names = {name for (name,) in database.connect(db).execute("SELECT name FROM regions").fetchall()}
     assert "расчёт" in names
-    bad = subprocess.run(
-        [COSYDB, "load", master, "--db", tmp_path / "x", "--encoding", "klingon"], capture_output=True, text=True
-    )
+    bad = cosydb("load", master, "--db", tmp_path / "x", "--encoding", "klingon")
     assert_clean_failure(bad, "--encoding: 'klingon' is no encoding Python knows")
     otf2 = b.write(tmp_path / "otf2")
-    wrong = subprocess.run(
-        [COSYDB, "load", otf2, "--db", tmp_path / "y", "--encoding", "koi8-r"], capture_output=True, text=True
-    )
+    wrong = cosydb("load", otf2, "--db", tmp_path / "y", "--encoding", "koi8-r")
     assert_clean_failure(wrong, "--encoding: an OTF2 anchor file says how its names are encoded")
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
 
