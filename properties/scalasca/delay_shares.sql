@@ -30,6 +30,24 @@ diagnosis: Not a problem by itself; the input of the delay costs.
 ---#}
 {% import 'templates/scalasca.sql' as scalasca with context %}
 
+{#- The synchronisation points as the first point of an interval: its call, that call's
+    time and its completion time. The columns named: in delay_shares DuckDB 1.5 would
+    read all 20 of sync_points (EXPLAIN). -#}
+{% macro first_points() -%}
+(select location_id, point_index, callpath_id, total_s, completion_s from {{ ref('sync_points') }})
+{%- endmacro %}
+
+{#- Time `time_s` of call path `callpath_id` in an interval whose first point's call is
+    `first`.first_callpath_id (its time first_total_s, its completion time
+    first_completion_s): that call keeps only its completion time. -#}
+{% macro first_call_kept(callpath_id, time_s, first) -%}
+case
+    when {{ callpath_id }} = {{ first }}.first_callpath_id
+        then greatest({{ time_s }} - {{ first }}.first_total_s + {{ first }}.first_completion_s, 0)
+    else {{ time_s }}
+end
+{%- endmacro %}
+
 {#- The intervals of `bounds` (location_id, from_index, to_index), each once and
     numbered, with the call of its first point, that call's time and its
     completion time (none from the start of the trace, from_index 0). -#}
@@ -44,9 +62,7 @@ diagnosis: Not a problem by itself; the input of the delay costs.
         f.total_s as first_total_s,
         f.completion_s as first_completion_s
     from ({{ bounds }}) as n
-    -- the columns named: in this query DuckDB 1.5 would read all 20 of sync_points (EXPLAIN)
-    left join (select location_id, point_index, callpath_id, total_s, completion_s from {{ ref('sync_points') }}) as f
-        on n.location_id = f.location_id and n.from_index = f.point_index
+    left join {{ first_points() }} as f on n.location_id = f.location_id and n.from_index = f.point_index
 )
 {%- endmacro %}
 
@@ -102,13 +118,7 @@ diagnosis: Not a problem by itself; the input of the delay costs.
     )
 
     -- the call of the interval's first point keeps only its completion time
-    select
-        p.interval_id,
-        p.callpath_id,
-        case
-            when p.callpath_id = i.first_callpath_id then greatest(p.time_s - i.first_total_s + i.first_completion_s, 0)
-            else p.time_s
-        end as time_s
+    select p.interval_id, p.callpath_id, {{ first_call_kept('p.callpath_id', 'p.time_s', 'i') }} as time_s
     from pruned as p
     join {{ intervals }} as i using (interval_id)
 )
@@ -200,8 +210,7 @@ resolution_intervals as (
 one_part_resolutions as (
     select r.*, f.callpath_id as first_callpath_id, f.total_s as first_total_s, f.completion_s as first_completion_s
     from resolution_intervals as r
-    left join (select location_id, point_index, callpath_id, total_s, completion_s from {{ ref('sync_points') }}) as f
-        on r.location_id = f.location_id and r.waiter_from_index = f.point_index
+    left join {{ first_points() }} as f on r.location_id = f.location_id and r.waiter_from_index = f.point_index
     where {{ one_part('r') }}
 ),
 
@@ -221,7 +230,7 @@ delayer_interval_times as materialized (
 
 -- waits of one part: the waiting location's time in the call path is its row of
 -- sync_interval_times (no points inside: no waits to prune), the first point's call
--- keeping only its completion time, as interval_times computes it
+-- keeping only its completion time, as in interval_times
 select location_id, point_index, delayer_location_id, callpath_id, delay_s
 from (
     select
@@ -229,10 +238,10 @@ from (
         t.point_index,
         t.delayer_location_id,
         t.callpath_id,
+        -- a time <= 0 is no entry of a time map (interval_times' pruned): 0
         t.time_s - case
             when coalesce(w.time_s, 0) <= 0 then 0
-            when t.callpath_id = t.first_callpath_id then greatest(w.time_s - t.first_total_s + t.first_completion_s, 0)
-            else w.time_s
+            else {{ first_call_kept('t.callpath_id', 'w.time_s', 't') }}
         end as delay_s
     from {{ delayer_times('one_part_resolutions', ['first_callpath_id', 'first_total_s', 'first_completion_s']) }} as t
     left join {{ ref('sync_interval_times') }} as w
