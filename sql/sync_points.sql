@@ -62,6 +62,9 @@
 --   point_index     the point's ordinal on its location (1, 2, ... in event order)
 --   waits_to_s      the location's waiting at its points up to and including
 --                   this one (seconds)
+--   waiting_points_to
+--                   how many of the location's points up to and including this
+--                   one waited (wait_s > 0; exact, unlike a sum of seconds)
 {{ config(materialized='table') }}
 with experiments as (
     select experiment_id, global_offset, timer_resolution from {{ ref('experiments') }}
@@ -392,6 +395,7 @@ points as (
 select
     *,
     row_number() over location_order as point_index,
-    sum(wait_s) over location_order as waits_to_s
+    sum(wait_s) over location_order as waits_to_s,
+    count(case when wait_s > 0 then 1 end) over location_order as waiting_points_to
 from points
 window location_order as (partition by experiment_id, location_id order by seq rows unbounded preceding)

@@ -40,20 +40,8 @@ diagnosis: Not a problem by itself; the input of the delay costs.
 with points as not materialized (
     select
         location_id, seq, point_index, kind, coll_class, wait_s, callpath_id, call_enter_s,
-        target_location_id, target_seq, team_location_id, team_seq, barrier_index, comm_id, instance_index
-    from {{ ref('sync_points') }}
-),
-
--- per point the location's waits up to it: their seconds, and how many of its points
--- waited (exact, unlike a sum of seconds); a window over these columns only
-waits_to as materialized (
-    select
-        location_id,
-        point_index,
-        waits_to_s,
-        sum(case when wait_s > 0 then 1 else 0 end) over (
-            partition by location_id order by point_index rows unbounded preceding
-        ) as waiting_points_to
+        target_location_id, target_seq, team_location_id, team_seq, barrier_index, comm_id, instance_index,
+        waits_to_s, waiting_points_to
     from {{ ref('sync_points') }}
 ),
 
@@ -75,6 +63,10 @@ waits as (
         w.instance_index,
         d.location_id as delayer_location_id,
         d.point_index as delayer_index,
+        -- the delayer's waits before its point: its running sums less the point's own
+        -- (exact where the point did not wait, as at every delayer point of the catalog)
+        d.waits_to_s - d.wait_s as delayer_waits_before_s,
+        d.waiting_points_to - (case when d.wait_s > 0 then 1 else 0 end) as delayer_waiting_points_before,
         wr.rank as waiter_rank,
         dr.rank as delayer_rank
     from points as w
@@ -179,7 +171,9 @@ mpi_resolutions as (
         case
             when g.group_from_index is null or d.previous_index = g.group_from_index then d.previous_index
             else g.next_index
-        end as active_from_index
+        end as active_from_index,
+        w.delayer_waits_before_s,
+        w.delayer_waiting_points_before
     from waits as w
     join previous as d
         on w.delayer_location_id = d.location_id and w.delayer_index = d.point_index and w.waiter_rank = d.rank
@@ -218,7 +212,9 @@ omp_barrier as (
         coalesce(d.previous_omp_index, 0) as delayer_from_index,
         coalesce(d.previous_omp_index, 0) as group_from_index,
         coalesce(w.previous_omp_index, 0) as waiter_from_index,
-        coalesce(d.previous_omp_index, 0) as active_from_index
+        coalesce(d.previous_omp_index, 0) as active_from_index,
+        d.waits_to_s - d.wait_s as delayer_waits_before_s,
+        d.waiting_points_to - (case when d.wait_s > 0 then 1 else 0 end) as delayer_waiting_points_before
     from omp_barriers as w
     join omp_barriers as d
         on
@@ -236,17 +232,14 @@ resolutions as (
 )
 
 select
-    w.*,
+    w.* exclude (delayer_waits_before_s, delayer_waiting_points_before),
     case
         -- no wait in between: 0 exactly (a difference of two running sums of seconds can
         -- leave a rounding residue, which would count as a wait)
-        when coalesce(before_to.waiting_points_to, 0) = coalesce(before_from.waiting_points_to, 0) then 0
-        else coalesce(before_to.waits_to_s - before_from.waits_to_s, before_to.waits_to_s, 0)
+        when w.delayer_waiting_points_before = coalesce(since.waiting_points_to, 0) then 0
+        else w.delayer_waits_before_s - coalesce(since.waits_to_s, 0)
     end as delayer_waits_s
 from resolutions as w
-left join waits_to as before_to
-    on w.delayer_location_id = before_to.location_id
-    and w.delayer_index - 1 = before_to.point_index
-left join waits_to as before_from
-    on w.delayer_location_id = before_from.location_id
-    and w.delayer_from_index = before_from.point_index
+left join {{ ref('sync_points') }} as since  -- the delayer's sums at the start of its interval
+    on w.delayer_location_id = since.location_id
+    and w.delayer_from_index = since.point_index
