@@ -21,9 +21,12 @@
 -- included) outgrew the load's memory budget on large traces, and a CTE's NOT
 -- MATERIALIZED is lost when DuckDB (1.5) stores the view in a database file.
 
--- where the path may leave a location
+-- where the path may leave a location, and how it arrives at the partner of a wait
 with departures as (
-    select * from {{ ref('sync_points') }}
+    select
+        *,
+        case kind when 'LS' then 'LS_SEND' when 'LR' then 'LR_RECV' when 'COLL' then 'COLL' end as next_how
+    from {{ ref('sync_points') }}
     where kind in ('INIT', 'OMPBAR', 'FORK') or (kind in ('LS', 'LR', 'COLL') and wait_s > 0)
 ),
 
@@ -34,25 +37,12 @@ start as (
     group by all
 ),
 
--- the partner's point of every wait the path may leave at, and how it arrives there
-targets as (
-    select
-        d.experiment_id,
-        d.location_id,
-        d.seq,
-        d.kind,
-        t.location_id as next_location_id,
-        t.seq as next_seq,
-        t.split_pos as next_split,
-        t.callpath_id as next_callpath_id,
-        t.call_enter_s as next_s,
-        case d.kind when 'LS' then 'LS_SEND' when 'LR' then 'LR_RECV' else 'COLL' end as next_how
-    from departures as d
-    join {{ ref('sync_points') }} as t
-        on d.experiment_id = t.experiment_id
-        and d.target_location_id = t.location_id
-        and d.target_seq = t.seq
-    where d.kind in ('LS', 'LR', 'COLL')
+-- the partner's point of every wait the path may leave at, once (most are the
+-- target of a collective, shared by every rank that waited for it)
+next_points as (
+    select distinct experiment_id, target_location_id as location_id, target_seq as seq, next_how as how
+    from departures
+    where next_how is not null
 ),
 
 -- where the path may arrive, with how it arrives
@@ -63,8 +53,9 @@ arrivals as (
         join start using (experiment_id, location_id)
         where p.kind = 'FINALIZE'
         union all
-        select experiment_id, next_location_id, next_seq, next_split, next_how, next_callpath_id, next_s
-        from targets
+        select n.experiment_id, n.location_id, n.seq, p.split_pos, n.how, p.callpath_id, p.call_enter_s
+        from next_points as n
+        join {{ ref('sync_points') }} as p using (experiment_id, location_id, seq)
         union all
         select experiment_id, location_id, seq, split_pos, kind, callpath_id, call_enter_s
         from {{ ref('sync_points') }}
@@ -84,6 +75,9 @@ segments as (
         d.wait_s as from_wait_s,
         d.callpath_id as from_callpath_id,
         d.call_enter_s as from_s,
+        d.target_location_id as next_location_id,
+        d.target_seq as next_seq,
+        d.next_how,
         d.team_location_id,
         d.team_seq,
         d.barrier_index
@@ -97,13 +91,9 @@ segments as (
 
 -- from a departure to the arrivals it leads to
 successors as (
-    select s.experiment_id, s.location_id, s.seq, s.how, t.next_location_id, t.next_seq, t.next_how
-    from segments as s
-    join targets as t
-        on s.experiment_id = t.experiment_id
-        and s.location_id = t.location_id
-        and s.from_seq = t.seq
-        and s.from_kind = t.kind
+    select experiment_id, location_id, seq, how, next_location_id, next_seq, next_how
+    from segments
+    where next_how is not null
     union all
     select s.experiment_id, s.location_id, s.seq, s.how, b.location_id as next_location_id, b.seq as next_seq,
         'OMPBAR'
