@@ -41,7 +41,10 @@ with points as not materialized (
     select
         location_id, seq, point_index, kind, coll_class, wait_s, callpath_id, call_enter_s,
         target_location_id, target_seq, team_location_id, team_seq, barrier_index, comm_id, instance_index,
-        waits_to_s, waiting_points_to
+        -- the location's waits before the point: its running sums less the point's own
+        -- (exact where the point did not wait, as at every delayer point of the catalog)
+        waits_to_s - wait_s as waits_before_s,
+        waiting_points_to - (case when wait_s > 0 then 1 else 0 end) as waiting_points_before
     from {{ ref('sync_points') }}
 ),
 
@@ -63,10 +66,8 @@ waits as (
         w.instance_index,
         d.location_id as delayer_location_id,
         d.point_index as delayer_index,
-        -- the delayer's waits before its point: its running sums less the point's own
-        -- (exact where the point did not wait, as at every delayer point of the catalog)
-        d.waits_to_s - d.wait_s as delayer_waits_before_s,
-        d.waiting_points_to - (case when d.wait_s > 0 then 1 else 0 end) as delayer_waiting_points_before,
+        d.waits_before_s as delayer_waits_before_s,
+        d.waiting_points_before as delayer_waiting_points_before,
         wr.rank as waiter_rank,
         dr.rank as delayer_rank
     from points as w
@@ -213,8 +214,8 @@ omp_barrier as (
         coalesce(d.previous_omp_index, 0) as group_from_index,
         coalesce(w.previous_omp_index, 0) as waiter_from_index,
         coalesce(d.previous_omp_index, 0) as active_from_index,
-        d.waits_to_s - d.wait_s as delayer_waits_before_s,
-        d.waiting_points_to - (case when d.wait_s > 0 then 1 else 0 end) as delayer_waiting_points_before
+        d.waits_before_s as delayer_waits_before_s,
+        d.waiting_points_before as delayer_waiting_points_before
     from omp_barriers as w
     join omp_barriers as d
         on
