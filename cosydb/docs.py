@@ -21,6 +21,9 @@ def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
+_PLURALS = {"property": "properties", "category": "categories"}
+
+
 def properties_markdown(catalog: dict[str, catalog_mod.Property]) -> str:
     """The catalog: an overview table in tree order, then every entry's header in full."""
     builtin = catalog_mod.builtin_dir()
@@ -36,11 +39,13 @@ def properties_markdown(catalog: dict[str, catalog_mod.Property]) -> str:
         "Every entry is one file, `properties/<family>/<name>.sql`; docs/contributing.md shows how to "
         "write one. `cosydb explain NAME` prints an entry with the SQL it renders to.",
         "",
+        "A time property summed from matches (`asl.sum_matches`, most of them) has no row for a "
+        "location whose matches sum to less than 1e-14 of the rank basis' time (a severity below "
+        "1e-14): that is the rounding residue of sums of seconds where the exact value is 0, not time.",
+        "",
         f"{len(catalog)} entries: "
         + ", ".join(
-            f"{sum(p.kind == kind for p in catalog.values())} {kind}s"
-            if kind != "property"
-            else f"{sum(p.kind == kind for p in catalog.values())} properties"
+            f"{sum(p.kind == kind for p in catalog.values())} {_PLURALS.get(kind, kind + 's')}"
             for kind in catalog_mod.KINDS
         )
         + ". Wait states (`wait_state: true`) are what the default report ranks first.",

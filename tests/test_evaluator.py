@@ -7,7 +7,7 @@ import math
 import re
 
 import pytest
-from conftest import COLLECTIVE_METRICS, cosydb, evaluate, property_rows, real_trace
+from conftest import COLLECTIVE_METRICS, cosydb, evaluate, loaded_db, property_rows, real_trace
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, evaluator
@@ -129,6 +129,41 @@ def test_plugin_with_quoted_region_parameter(tmp_path):
         ("focused_late_sender", path): pytest.approx(400e-9),
         ("late_sender", path): pytest.approx(400e-9),
     }
+
+
+SUMMED_MATCHES = """{#---
+kind: property
+parent: late_sender
+unit: s
+info: Constructed matches summed by asl.sum_matches.
+description: Per rank the matches of its values below, at the first call path (prog).
+diagnosis: None.
+---#}
+{% import 'templates/asl.sql' as asl with context %}
+{{ asl.sum_matches('(select c.callpath_id, l.location_id, m.value_s from (values (0, 1e-19), (1, 0.0003), '
+                   ~ '(1, 0.0003), (2, 0.0003), (2, -0.0003), (2, 1e-19), (3, 1e-10)) as m(rank, value_s) join '
+                   ~ ref('locations') ~ ' as l using (rank) cross join (select min(callpath_id) as callpath_id from '
+                   ~ ref('callpaths') ~ ') as c)', 'value_s') }}
+"""
+
+
+def test_summed_matches_of_rounding_residues_have_no_row(tmp_path):
+    """A location whose matches sum to less than 1e-14 of the rank basis' time (4 ranks x
+    10 ms here: 4e-16 s) has no row: that is what a sum of seconds leaves where the exact
+    value is 0 (1e-19 s, on rank 0 alone and on rank 2 after matches that cancel). True
+    values stay, also those below a tick of the clock (1 ms): 1e-10 s on rank 3."""
+    b = TraceBuilder(4, timer_resolution=1000)
+    for rank in range(4):
+        b[rank].region("main", 0, 10)
+    plugins = tmp_path / "props" / "local"
+    plugins.mkdir(parents=True)
+    (plugins / "summed_matches.sql").write_text(SUMMED_MATCHES)
+    result = evaluate(loaded_db(b, tmp_path), "summed_matches", properties_dirs=[plugins.parent])
+    assert property_rows(result, "summed_matches", all_processes=False) == {
+        ("prog", 1): pytest.approx(0.0006),
+        ("prog", 3): pytest.approx(1e-10),
+    }
+    assert property_rows(result, "summed_matches") == {"prog": pytest.approx(0.0006 + 1e-10)}
 
 
 def test_refining_pattern_has_its_parents_columns_and_those_it_adds(tmp_path):
