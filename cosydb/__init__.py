@@ -13,7 +13,7 @@ if not (_Path(__file__).parent / "sql").is_dir() and (_checkout / "sql" / "__ini
 __version__ = "0.1.0"
 
 #: Version of the on-disk layout (Parquet columns and catalog views).
-SCHEMA_VERSION = 20
+SCHEMA_VERSION = 21
 
 
 def __getattr__(name: str):

@@ -134,7 +134,8 @@ def schema_markdown() -> str:
         "## Stored tables",
         "",
         "One Parquet file per table in each experiment directory (`<name>.parquet`; tables written by "
-        "reader processes and partitioned tables of sql/: one file per reader or location partition, "
+        "reader processes and partitioned or sliced tables of sql/: one file per reader, location "
+        "partition or slice, "
         "`<name>-<k>.parquet`). Defined in `cosydb/tables.py`; "
         "*writer*: `loader` (the format's reader), `load` (cosydb load itself), `report` (cosydb report "
         "and cosydb cube; empty after load).",
@@ -153,7 +154,12 @@ def schema_markdown() -> str:
         lines += [f"| `{f.name}` | {tables.duckdb_type(f)} | {_cell(tables.doc_of(f))} |" for f in table.schema]
         lines.append("")
     objects = sqlviews.load_objects()
-    derived = tables.derived()
+    rendered = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), set(tables.REGISTRY))}
+    table_kinds = {
+        o.name: "partitioned table" if o.partitioned else "sliced table" if o.sliced_by else "table"
+        for o in rendered.values()
+        if o.is_table
+    }
     columns = _object_columns()
     lines += [
         "## The enhanced model: objects of sql/",
@@ -163,12 +169,13 @@ def schema_markdown() -> str:
         "stored beside the events; a *partitioned table* (`partitioned=true`) is computed one "
         "location partition at a time (whole processes, at most COSYDB_PARTITION_EVENTS events, "
         f"default {partitions.DEFAULT_EVENTS:,}) from that partition's events alone and stored as one "
-        "file per partition; "
-        "a *view* is computed when read; a *macro* takes arguments. The model reads the loaded "
+        "file per partition; a *sliced table* (`sliced_by='<input>'`) is computed in slices of "
+        f"its join key, one per {partitions.ROWS_PER_SLICE:,} rows of that input, and stored as one file "
+        "per slice; a *view* is computed when read; a *macro* takes arguments. The model reads the loaded "
         "tables and itself, never the catalog's results.",
         "",
     ]
-    lines += _object_sections(objects, "model", derived, columns)
+    lines += _object_sections(objects, "model", table_kinds, columns)
     lines += [
         "## The report layer: objects of reports/",
         "",
@@ -177,26 +184,20 @@ def schema_markdown() -> str:
         "its decisions. Nothing in sql/ or properties/ reads them.",
         "",
     ]
-    lines += _object_sections(objects, "report", derived, columns)
+    lines += _object_sections(objects, "report", table_kinds, columns)
     lines += ["## Load checks (sql/data_checks)", "", "Run once per load; their rows go to `load_warnings`.", ""]
     for name, obj in sqlviews.load_objects("check").items():
         lines += [f"- `{name}`: {_cell(obj.doc)}"]
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _object_sections(objects: dict, layer: str, derived: dict, columns: dict) -> list[str]:
+def _object_sections(objects: dict, layer: str, table_kinds: dict, columns: dict) -> list[str]:
     """A section per object of ``layer``: its kind, header and columns."""
     lines = []
     for name, obj in objects.items():
         if obj.layer != layer:
             continue
-        kind = (
-            "macro"
-            if obj.kind == "macro"
-            else ("partitioned table" if derived[name].per_reader else "table")
-            if name in derived
-            else "view"
-        )
+        kind = "macro" if obj.kind == "macro" else table_kinds.get(name, "view")
         lines += [f"### {name}", "", f"*{kind}*. {_cell(obj.doc)}", ""]
         if name in columns:
             lines.append("Columns: " + ", ".join(f"`{c}` {t}" for c, t in columns[name]) + ".")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import datetime as dt
+import math
 import os
 import shutil
 import sys
@@ -127,6 +128,13 @@ def _derive(
         if obj.partitioned:
             for k, location_ids in enumerate(parts):
                 copy(derive_partition(obj, k, location_ids), table.path(scratch, k))
+        elif obj.sliced_by:
+            (rows,) = con.execute(f"SELECT count(*) FROM {obj.sliced_by}").fetchone()
+            count = max(1, math.ceil(rows / partitions.ROWS_PER_SLICE))
+            for k in range(count):
+                copy(
+                    sqlviews.render_reading(obj, lambda name: name, sqlviews.slice_of(k, count)), table.path(scratch, k)
+                )
         else:
             copy(obj.sql, table.path(scratch))
         # several experiments: the files in scratch carry experiment_id (a keyed table's view)

@@ -25,6 +25,13 @@ from .errors import CosyError
 #: locations - in parallel: a partition of one location keeps one core busy).
 DEFAULT_EVENTS = 4_000_000
 
+#: Rows of a sliced table's input (``sliced_by`` in ``cosydb.sqlviews``) per slice, the unit
+#: in which a load derives a join across locations: `messages`' join of 5M sends with 5M
+#: receives (100M synthetic events) spills under the load's 480 MB and took 22.4-24.3 s as
+#: one statement, 10.2-10.6 s in four (docs/performance.md, stop 72); at 10M events (0.5M
+#: with 0.5M) one statement takes 0.7-0.9 s, four 1.2-1.3 s.
+ROWS_PER_SLICE = 3_000_000
+
 
 def events_per_partition(given: int | None = None) -> int:
     """The most events a partition holds (``given``, else COSYDB_PARTITION_EVENTS, else the default)."""

@@ -16,7 +16,11 @@ matching) are materialised so that queries over them are fast. A table that
 also declares ``partitioned=true`` is computed one location partition at a
 time (``cosydb.partitions``) and stored as ``<name>-<k>.parquet``, one file
 per partition: its rows for a location may depend only on the events of that
-location's process.
+location's process. A table that declares ``sliced_by='<input>'`` instead is
+computed in slices of its join key, one per ``partitions.ROWS_PER_SLICE`` rows of that
+input, and stored as ``<name>-<k>.parquet``, one file per slice: its SQL keeps
+the rows ``{{ in_slice('<key columns>') }}`` of each joined input, so that a join
+across locations (messages) holds a slice of them in memory at a time.
 
 The layers read downwards only (``LAYERS``): the model reads the loaded tables and itself, the
 report layer also the catalog's stored results; a ``ref()`` upwards is an error naming the file.
@@ -56,6 +60,7 @@ class SqlObject:
     sql: str = ""
     materialized: str = "view"
     partitioned: bool = False  # a table computed one location partition at a time
+    sliced_by: str | None = None  # a table computed in slices of its join key, as many as this input's rows ask
 
     @property
     def is_table(self) -> bool:
@@ -94,16 +99,32 @@ def _render(obj: SqlObject, known: dict[str, str]) -> None:
             obj.refs.append(name)
         return name
 
-    def config(materialized: str = "view", partitioned: bool = False) -> str:
+    def config(materialized: str = "view", partitioned: bool = False, sliced_by: str | None = None) -> str:
         if materialized not in MATERIALIZATIONS:
             raise CosyError(where, f"materialized must be one of {', '.join(MATERIALIZATIONS)}")
-        if partitioned and materialized != "table":
-            raise CosyError(where, "only a table (materialized='table') can be partitioned")
-        obj.materialized, obj.partitioned = materialized, bool(partitioned)
+        if (partitioned or sliced_by) and materialized != "table":
+            raise CosyError(where, "only a table (materialized='table') can be partitioned or sliced")
+        if partitioned and sliced_by:
+            raise CosyError(where, "a table is partitioned or sliced, not both")
+        if sliced_by is not None and sliced_by not in known:
+            raise CosyError(where, f"sliced_by='{sliced_by}' names no table or view")
+        obj.materialized, obj.partitioned, obj.sliced_by = materialized, bool(partitioned), sliced_by
         return ""
 
     obj.refs = []
-    obj.sql = templating.render(obj.source, where, ref=ref, config=config)
+    obj.sql = templating.render(obj.source, where, ref=ref, config=config, in_slice=whole_slice)
+
+
+def whole_slice(key: str) -> str:
+    """``in_slice(key)`` of a table rendered whole (a view, Spark's table, the views file):
+    every row is in its one slice."""
+    return "true"
+
+
+def slice_of(index: int, count: int) -> Callable[[str], str]:
+    """``in_slice(key)`` of slice ``index`` of ``count`` (a ``sliced_by`` table's unit of work
+    at load): the rows whose key, a list of columns, hashes to it."""
+    return lambda key: f"hash({key}) % {count} = {index}"
 
 
 #: What each layer may read: the loaded tables ("tables"), the report's stored results
@@ -178,9 +199,10 @@ def ordered(objects: dict[str, SqlObject], base_tables: set[str]) -> list[SqlObj
     key = (tuple((o.name, o.source) for o in objects.values()), frozenset(base_tables))
     if key in _ORDERED:
         rendered, order = _ORDERED[key]
-        for name, (refs, sql, materialized, partitioned) in rendered.items():
+        for name, (refs, sql, materialized, partitioned, sliced_by) in rendered.items():
             obj = objects[name]
-            obj.refs, obj.sql, obj.materialized, obj.partitioned = list(refs), sql, materialized, partitioned
+            obj.refs, obj.sql, obj.materialized = list(refs), sql, materialized
+            obj.partitioned, obj.sliced_by = partitioned, sliced_by
         return [objects[name] for name in order]
     known = {name: layer_of(name, objects) for name in base_tables | set(objects)}
     for obj in objects.values():
@@ -191,16 +213,17 @@ def ordered(objects: dict[str, SqlObject], base_tables: set[str]) -> list[SqlObj
         lambda name: objects[name].path,
     )
     _ORDERED[key] = (
-        {o.name: (tuple(o.refs), o.sql, o.materialized, o.partitioned) for o in objects.values()},
+        {o.name: (tuple(o.refs), o.sql, o.materialized, o.partitioned, o.sliced_by) for o in objects.values()},
         order,
     )
     return [objects[name] for name in order]
 
 
-def render_reading(obj: SqlObject, ref: Callable[[str], str]) -> str:
+def render_reading(obj: SqlObject, ref: Callable[[str], str], in_slice: Callable[[str], str] = whole_slice) -> str:
     """The SQL of ``obj`` with its ``ref()`` calls resolved by ``ref`` instead of by name
-    (e.g. to one experiment's rows, or to copies an evaluation has already computed)."""
-    return templating.render(obj.source, obj.path, ref=ref, config=lambda **_: "")
+    (e.g. to one experiment's rows, or to copies an evaluation has already computed), and
+    its rows those of ``in_slice`` (default all)."""
+    return templating.render(obj.source, obj.path, ref=ref, config=lambda **_: "", in_slice=in_slice)
 
 
 def creation(obj: SqlObject) -> str:

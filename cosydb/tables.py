@@ -58,7 +58,7 @@ class StoredTable:
     writer: str
     doc: str
     schema: pa.Schema | None = None  # None: defined by sql/<name>.sql (writer 'derive')
-    per_reader: bool = False  # one file per reader process or location partition, <name>-<k>.parquet
+    per_reader: bool = False  # one file per reader process, location partition or slice, <name>-<k>.parquet
     file: str | None = None  # the file stem, when it differs from the name
     keyed: bool = False  # the file carries experiment_id itself (else the catalog adds it)
 
@@ -671,7 +671,7 @@ def derived() -> dict[str, StoredTable]:
 
     objects = sqlviews.load_objects()
     return {
-        o.name: StoredTable(o.name, "derive", o.doc, per_reader=o.partitioned)
+        o.name: StoredTable(o.name, "derive", o.doc, per_reader=o.partitioned or o.sliced_by is not None)
         for o in sqlviews.ordered(objects, set(REGISTRY))
         if o.is_table
     }

@@ -14,17 +14,21 @@
 -- A send without receive has NULL recv_* columns and vice versa.
 -- *_call_enter_seq: seq of the call's Enter (identifies the call instance).
 -- Times: *_time raw ticks, *_s seconds since the global offset.
--- Built on p2p_events, which prepares each side on its own location.
-{{ config(materialized='table') }}
+-- Built on p2p_events, which prepares each side on its own location. Computed
+-- in slices of (communicator, sender, receiver, tag), one per 3M p2p_events:
+-- each holds its sends and receives in memory (one join of 5M with 5M spills).
+{{ config(materialized='table', sliced_by='p2p_events') }}
 {%- set call_columns = ['enter_seq', 'region_id', 'callpath_id', 'enter_time', 'leave_time'] %}
 with sends as (
     select * from {{ ref('p2p_events') }}
     where type in ('MPI_SEND', 'MPI_ISEND')
+        and {{ in_slice('comm_id, location_id, partner_location_id, tag') }}
 ),
 
 receives as (
     select * from {{ ref('p2p_events') }}
     where type in ('MPI_RECV', 'MPI_IRECV')
+        and {{ in_slice('comm_id, partner_location_id, location_id, tag') }}
 ),
 
 clock as (

@@ -8,6 +8,7 @@ import pytest
 from conftest import real_trace
 
 from cosydb import partitions, sqlviews, tables
+from cosydb.errors import CosyError
 from cosydb.loading import load
 
 HYBRID = "lulesh_hyb-8x2-small"
@@ -46,11 +47,13 @@ def test_events_per_partition_is_checked(monkeypatch):
 @pytest.fixture(scope="module")
 def one_process_per_partition(real_db, tmp_path_factory):
     """The hybrid trace (8 MPI processes of 2 OpenMP threads) loaded with one partition
-    per process, and the same trace loaded whole (one partition)."""
+    per process and a slice per 300 p2p_events, and the same trace loaded whole (one
+    partition, one slice)."""
     whole = real_db(HYBRID)
     db = tmp_path_factory.mktemp("partitioned") / "run.cosydb"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("COSYDB_PARTITION_EVENTS", "1")
+        patch.setattr(partitions, "ROWS_PER_SLICE", 300)  # messages in slices too
         meta = load(real_trace(HYBRID) / "traces.otf2", db)
     return meta, db / "experiments" / "1", whole / "experiments" / "1"
 
@@ -67,6 +70,14 @@ def test_each_partition_holds_whole_processes(one_process_per_partition):
     for f in files:
         threads = set(pq.read_table(f, columns=["location_id"]).column(0).to_pylist())
         assert len(threads) == 2
+
+
+def test_a_sliced_table_has_a_file_per_slice(one_process_per_partition):
+    _, directory, whole = one_process_per_partition
+    messages, p2p = tables.derived()["messages"], tables.derived()["p2p_events"]
+    rows = duckdb.sql(f"SELECT count(*) FROM read_parquet({[str(f) for f in p2p.files(directory)]})").fetchone()[0]
+    assert len(messages.files(directory)) == -(-rows // 300) > 1  # its rows: as the whole derive's, below
+    assert len(messages.files(whole)) == 1
 
 
 @pytest.mark.parametrize("table", sorted(tables.derived()))
@@ -106,3 +117,22 @@ def test_a_partition_reads_its_own_rows():
     view = ref("enterptr")  # a plain view is rendered with the same ref
     assert "part_instance_tree" in view and "part_event_calls" in view and "part_region_events" in view
     assert partitions.partition_ref(objects, [], lambda name: name)("events").endswith("where false)")
+
+
+def test_a_sliced_table_renders_whole_or_one_slice():
+    source = (
+        "{{ config(materialized='table', sliced_by='p2p_events') }}\n"
+        "select * from {{ ref('p2p_events') }} where {{ in_slice('comm_id, tag') }}"
+    )
+    obj = sqlviews.SqlObject("sliced", source, "view")
+    sqlviews._render(obj, {"p2p_events": "model"})
+    assert obj.sliced_by == "p2p_events" and obj.sql.endswith("where true")  # a view, Spark: every row
+    one = sqlviews.render_reading(obj, lambda name: name, sqlviews.slice_of(2, 4))
+    assert one.endswith("where hash(comm_id, tag) % 4 = 2")
+    for config, error in [
+        ("sliced_by='nothing'", "sliced_by='nothing' names no table or view"),
+        ("partitioned=true, sliced_by='p2p_events'", "a table is partitioned or sliced, not both"),
+    ]:
+        bad = sqlviews.SqlObject("bad", f"{{{{ config(materialized='table', {config}) }}}}\nselect 1", "view")
+        with pytest.raises(CosyError, match=error):
+            sqlviews._render(bad, {"p2p_events": "model"})

@@ -130,7 +130,7 @@ def test_enterptr_has_one_row_per_event_and_derived_tables_are_stored(tmp_path):
     # derived tables are read from the experiment's Parquet files, not recomputed
     definition = con.execute("SELECT sql FROM duckdb_views() WHERE view_name = 'region_instances'").fetchone()[0]
     assert "region_instances-0.parquet" in definition  # one file per location partition
-    assert (tmp_path / "run.cosydb" / "experiments" / "1" / "messages.parquet").is_file()
+    assert (tmp_path / "run.cosydb" / "experiments" / "1" / "messages-0.parquet").is_file()  # one slice
 
 
 def test_unbalanced_regions_pair_by_level_and_keep_their_callers(tmp_path):
