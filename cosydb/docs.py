@@ -154,10 +154,10 @@ def schema_markdown() -> str:
         lines += [f"| `{f.name}` | {tables.duckdb_type(f)} | {_cell(tables.doc_of(f))} |" for f in table.schema]
         lines.append("")
     objects = sqlviews.load_objects()
-    rendered = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), set(tables.REGISTRY))}
+    sqlviews.ordered(objects, set(tables.REGISTRY))  # rendered: how each is materialised
     table_kinds = {
         o.name: "partitioned table" if o.partitioned else "sliced table" if o.sliced_by else "table"
-        for o in rendered.values()
+        for o in objects.values()
         if o.is_table
     }
     columns = _object_columns()

@@ -1,6 +1,6 @@
 """Jinja globals for linting cosydb SQL with sqlfluff (see .sqlfluff: library_path).
 
-Stand-ins for what cosydb/sqlviews.py (ref, config) and cosydb/evaluator.py (ref,
+Stand-ins for what cosydb/sqlviews.py (ref, config, in_slice) and cosydb/evaluator.py (ref,
 has, baseline_ref, catalog_tree) pass to their templates: each renders a plain relation name
 so that the linter sees ordinary SQL.
 """
@@ -14,8 +14,12 @@ def baseline_ref(name):
     return f"baseline_{name}"
 
 
-def config(materialized="view", partitioned=False):
+def config(materialized="view", partitioned=False, sliced_by=None):
     return ""
+
+
+def in_slice(key):
+    return "true"
 
 
 def has(requirement):
