@@ -108,7 +108,7 @@ def test_imbalance_impact_spreads_each_ranks_waiting_over_its_shortfall(late_sen
     # rank 0 waits 650 - 650 = 0; rank 1 waits 650 - 300 = 350, all of it short of the path in
     # work (540 - 50 = 490): global(work) = 350, shared by the path's work 490 : 50
     # (rank 1's MPI_Recv, 500 - 400 against 100 on the path, leaves a rounding residue in
-    # seconds, below half a tick: no row)
+    # seconds, below 1e-14 of the run's time: no row)
     impact = {
         ("prog/main/work", 0): pytest.approx(350 * 490 / 540 * NS),
         ("prog/main/work", 1): pytest.approx(350 * 50 / 540 * NS),

@@ -74,7 +74,8 @@ def test_each_partition_holds_whole_processes(one_process_per_partition):
 
 def test_a_sliced_table_has_a_file_per_slice(one_process_per_partition):
     _, directory, whole = one_process_per_partition
-    messages, p2p = tables.derived()["messages"], tables.derived()["p2p_events"]
+    derived = tables.derived()
+    messages, p2p = derived["messages"], derived["p2p_events"]
     rows = duckdb.sql(f"SELECT count(*) FROM read_parquet({[str(f) for f in p2p.files(directory)]})").fetchone()[0]
     assert len(messages.files(directory)) == -(-rows // 300) > 1  # its rows: as the whole derive's, below
     assert len(messages.files(whole)) == 1
