@@ -151,21 +151,34 @@ collective_targets as (
     from (
         select
             *,
-            earliest_end_s > latest_begin_s as full_overlap,
-            case
-                when class = 'barrier' or (class = 'n2n' and earliest_end_s > latest_begin_s) then latest_rank
-                when class = '12n' then root_rank
+            case target_kind
+                when 'latest' then latest_rank
+                when 'root' then root_rank
                 else latest_sender_rank
             end as target_rank,
-            case
-                when class = 'barrier' or (class = 'n2n' and earliest_end_s > latest_begin_s) then latest_begin_s
-                when class = '12n' then root_begin_s
+            case target_kind
+                when 'latest' then latest_begin_s
+                when 'root' then root_begin_s
                 else latest_sender_begin_s
             end as target_begin_s
-        from collective_classes
-        where not (class = 'n2n' and no_payload)
-            and not (class = '12n' and root_bytes_sent = 0)
-            and not (class = 'n21' and root_bytes_received = 0)
+        from (
+            -- whom a call waits for: the latest rank at a barrier and at an n-to-n exchange
+            -- whose calls all overlap, the root of a 1-to-n, else the latest sender
+            select
+                *,
+                case
+                    when class = 'barrier' or (class = 'n2n' and full_overlap) then 'latest'
+                    when class = '12n' then 'root'
+                    else 'latest_sender'
+                end as target_kind
+            from (
+                select *, earliest_end_s > latest_begin_s as full_overlap
+                from collective_classes
+                where not (class = 'n2n' and no_payload)
+                    and not (class = '12n' and root_bytes_sent = 0)
+                    and not (class = 'n21' and root_bytes_received = 0)
+            ) as with_overlap
+        ) as with_kind
     ) as t
     join collectives as target_call
         on t.experiment_id = target_call.experiment_id
