@@ -143,6 +143,26 @@ collective_classes as (
     group by all
 ),
 
+-- the instances with payload (see the header) and whom their calls wait for: the
+-- latest rank at a barrier and at an n-to-n exchange whose calls all overlap, the root
+-- of a 1-to-n, else the latest sender
+collective_target_kinds as (
+    select
+        *,
+        case
+            when class = 'barrier' or (class = 'n2n' and full_overlap) then 'latest'
+            when class = '12n' then 'root'
+            else 'latest_sender'
+        end as target_kind
+    from (
+        select *, earliest_end_s > latest_begin_s as full_overlap
+        from collective_classes
+        where not (class = 'n2n' and no_payload)
+            and not (class = '12n' and root_bytes_sent = 0)
+            and not (class = 'n21' and root_bytes_received = 0)
+    ) as with_payload
+),
+
 -- the target: its rank and begin, and its call (the join of an instance with its call
 -- on the target's rank, not of every call with it: 7.7 s of 40 on 1,024 ranks and 100M
 -- events)
@@ -161,24 +181,7 @@ collective_targets as (
                 when 'root' then root_begin_s
                 else latest_sender_begin_s
             end as target_begin_s
-        from (
-            -- whom a call waits for: the latest rank at a barrier and at an n-to-n exchange
-            -- whose calls all overlap, the root of a 1-to-n, else the latest sender
-            select
-                *,
-                case
-                    when class = 'barrier' or (class = 'n2n' and full_overlap) then 'latest'
-                    when class = '12n' then 'root'
-                    else 'latest_sender'
-                end as target_kind
-            from (
-                select *, earliest_end_s > latest_begin_s as full_overlap
-                from collective_classes
-                where not (class = 'n2n' and no_payload)
-                    and not (class = '12n' and root_bytes_sent = 0)
-                    and not (class = 'n21' and root_bytes_received = 0)
-            ) as with_overlap
-        ) as with_kind
+        from collective_target_kinds
     ) as t
     join collectives as target_call
         on t.experiment_id = target_call.experiment_id
