@@ -41,13 +41,22 @@ waits as (
     where wait_s > 0
 ),
 
-short_term as (
-    select
-        'delay_' || r.class as metric,
-        d.callpath_id,
-        d.delayer_location_id as location_id,
-        r.scale * d.delay_s as value_s
+-- each wait's factors on its delay shares: the short-term scale of its own class, and per
+-- class X of original wait that it carries a cost of, cost_X / denominator_s (long term)
+factors as (
+    select location_id, point_index, 'delay_' || class as metric, scale as factor
+    from resolutions
+    union all
+    select r.location_id, r.point_index, 'delay_' || c.class || '_longterm', c.cost_s / r.denominator_s
     from resolutions as r
+    join {{ ref('delay_costs') }} as c using (location_id, point_index)
+    where r.denominator_s > 0
+),
+
+-- short and long term in one join with the delay shares (the largest table read here)
+delays as (
+    select f.metric, d.callpath_id, d.delayer_location_id as location_id, f.factor * d.delay_s as value_s
+    from factors as f
     join {{ ref('delay_shares') }} as d using (location_id, point_index)
 ),
 
@@ -79,18 +88,6 @@ omp_idle as (
     join {{ ref('omp_idle_segments') }} as s using (location_id, from_index)
     left join idle_waits as w using (location_id, from_index, callpath_id)
     where t.time_s - coalesce(w.wait_s, 0) > 0
-),
-
-long_term as (
-    select
-        'delay_' || c.class || '_longterm' as metric,
-        d.callpath_id,
-        d.delayer_location_id as location_id,
-        c.cost_s / r.denominator_s * d.delay_s as value_s
-    from resolutions as r
-    join {{ ref('delay_shares') }} as d using (location_id, point_index)
-    join {{ ref('delay_costs') }} as c using (location_id, point_index)
-    where r.denominator_s > 0
 ),
 
 indirect as (
@@ -133,11 +130,9 @@ point_to_point_waits as (
 -- summed per (metric, call path, location): one row per cell
 select metric, callpath_id, location_id, sum(value_s) as value_s
 from (
-    select * from short_term
+    select * from delays
     union all
     select * from omp_idle
-    union all
-    select * from long_term
     union all
     select 'mpi_wait_indirect_' || class, callpath_id, location_id, indirect_s from point_to_point_waits
     where indirect_s > 0
