@@ -460,7 +460,7 @@ def report(
     memory_limit: str | None = typer.Option(
         None,
         "--memory-limit",
-        help="DuckDB's memory budget, e.g. 2GB (env COSYDB_MEMORY_LIMIT; default 640MB; it spills beyond).",
+        help="DuckDB's memory budget, e.g. 2GB (env COSYDB_MEMORY_LIMIT; default 1GB; it spills beyond).",
     ),
     threads: int | None = typer.Option(
         None, "--threads", help="DuckDB threads (env COSYDB_THREADS; default: the cores available)."

@@ -157,7 +157,7 @@ def test_resources_come_from_options_environment_or_defaults(tmp_path, monkeypat
     assert loaded.returncode == 0, loaded.stderr
     shown = cosydb("info", "--system")
     assert shown.returncode == 0 and "load_memory_limit     480MB" in shown.stdout
-    assert "report_memory_limit   640MB" in shown.stdout
+    assert "report_memory_limit   1GB" in shown.stdout
 
 
 def test_a_full_disk_is_one_line_naming_the_file(tmp_path):
