@@ -179,12 +179,12 @@ def close(a, b) -> bool:
 
 
 def test_the_report_read_again_is_the_report_evaluated(tmp_path):
-    """On hpccg-8-small: the JSON, the table, --tree and --top of a report that reads the
+    """On scorep-collectives: the JSON, the table, --tree and --top of a report that reads the
     stored rows are, byte for byte, those of the report that evaluated them (its rows'
     evaluated_at included: a second later, an evaluation would stamp another); at another
     threshold it lists what an evaluation at that threshold lists."""
-    db = tmp_path / "hpccg.cosydb"
-    load(real_trace("hpccg-8-small"), db)
+    db = tmp_path / "collectives.cosydb"
+    load(real_trace("scorep-collectives"), db)
 
     def shown(*args):
         done = cosydb("report", db, *args)
