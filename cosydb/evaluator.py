@@ -25,7 +25,7 @@ import hashlib
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -165,7 +165,7 @@ def render(
     sql_objects: set[str],
     environment: jinja2.Environment | None = None,
     views: set[str] = frozenset(),
-    unmet: set[str] = frozenset(),
+    unmet: Container[str] = frozenset(),
     entry_rows=None,
     engine_name: str = "duckdb",
 ) -> Rendered:
@@ -205,7 +205,7 @@ def render(
     )
 
 
-def _catalog_tree(catalog: dict[str, Property], roots: list[str], unmet: set[str], where) -> list[dict]:
+def _catalog_tree(catalog: dict[str, Property], roots: list[str], unmet: Container[str], where) -> list[dict]:
     unknown = [name for name in roots if name not in catalog]
     if unknown:
         raise CosyError(where, f"catalog_tree(): no entry {', '.join(unknown)}")
@@ -216,7 +216,7 @@ def _catalog_tree(catalog: dict[str, Property], roots: list[str], unmet: set[str
             unit=p.unit,
             kind=p.kind,
             depth=depth,
-            evaluable=not set(p.requires) & set(unmet),
+            evaluable=not any(r in unmet for r in p.requires),
             sums_children=p.sums_children,
             waiting=_waiting(p) and not any(_waiting(catalog[a]) for a in catalog_mod.ancestors(catalog, p.name)),
         )
@@ -234,7 +234,7 @@ def plan(
     sql_objects: set[str],
     selected: list[str] | None = None,
     views: set[str] = frozenset(),
-    unmet: set[str] = frozenset(),
+    unmet: Container[str] = frozenset(),
     engine_name: str = "duckdb",
 ) -> list[Rendered]:
     """The properties to evaluate (``selected`` and what they need, default all but the patterns
@@ -245,7 +245,7 @@ def plan(
 
     def dependencies(name: str) -> list[str]:
         if name not in rendered:
-            if set(catalog[name].requires) & unmet:  # not evaluable: neither rendered nor its dependencies
+            if any(r in unmet for r in catalog[name].requires):  # not evaluable: neither rendered nor its dependencies
                 rendered[name] = Rendered(catalog[name], "", [], [])
             else:
                 rendered[name] = render(catalog[name], catalog, sql_objects, environment, views, unmet)
@@ -264,23 +264,33 @@ def plan(
     return [rendered[name] for name in order]
 
 
-def _missing_requirements(
-    con: duckdb.DuckDBPyConnection, experiment_id: int, baseline_id: int | None = None
-) -> tuple[dict[str, str], set[str]]:
-    """The unmet requirements (``catalog.REQUIREMENTS``) of the experiment with their status
-    text, and its metric names."""
-    counters = {
-        name
-        for (name,) in con.execute(
-            "SELECT DISTINCT name FROM metrics WHERE experiment_id = ?", [experiment_id]
-        ).fetchall()
-    }
-    missing = {}
-    for name, (sql, status) in catalog_mod.REQUIREMENTS.items():
-        params = {k: v for k, v in {"id": experiment_id, "baseline": baseline_id}.items() if f"${k}" in sql}
-        if not con.execute(sql, params).fetchone()[0]:
-            missing[name] = status
-    return missing, counters
+class Requirements:
+    """What one experiment lacks of ``catalog.REQUIREMENTS`` (``name in unmet``) and its metric
+    names (``counters``), each asked of the database when first needed: a query each (a
+    millisecond or more), and most selections need none of them."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, experiment_id: int, baseline_id: int | None = None):
+        self.con, self.values = con, {"id": experiment_id, "baseline": baseline_id}
+        self.met: dict[str, bool] = {}
+
+    def __contains__(self, name: str) -> bool:
+        """Whether requirement ``name`` is unmet."""
+        if name not in self.met:
+            sql = catalog_mod.REQUIREMENTS[name][0]
+            params = {k: v for k, v in self.values.items() if f"${k}" in sql}
+            self.met[name] = bool(self.con.execute(sql, params).fetchone()[0])
+        return not self.met[name]
+
+    @staticmethod
+    def status(name: str) -> str:
+        """The status text of an entry whose requirement ``name`` is unmet."""
+        return catalog_mod.REQUIREMENTS[name][1]
+
+    @functools.cached_property
+    def counters(self) -> set[str]:
+        """The experiment's metric names."""
+        sql = "SELECT DISTINCT name FROM metrics WHERE experiment_id = ?"
+        return {name for (name,) in self.con.execute(sql, [self.values["id"]]).fetchall()}
 
 
 def planned(
@@ -292,8 +302,8 @@ def planned(
 ) -> list[str]:
     """The entries ``evaluate`` gives a status (evaluated or not evaluable) for ``selected``
     (default: the whole catalog) on this experiment: those selected and what they read."""
-    missing, _ = _missing_requirements(con, experiment_id, baseline_id)
-    items = plan(catalog, database.object_names(), selected, database.view_names(), set(missing))
+    unmet = Requirements(con, experiment_id, baseline_id)
+    items = plan(catalog, database.object_names(), selected, database.view_names(), unmet)
     return [item.prop.name for item in items]
 
 
@@ -356,22 +366,22 @@ def _evaluate(
     and the first failure in plan order is raised, as one at a time."""
     values = values or {}
     sql_objects, views = database.object_names(), database.view_names()
-    missing, counters = _missing_requirements(con, experiment_id, baseline_id)
+    unmet = Requirements(con, experiment_id, baseline_id)
     status: dict[str, str] = {}
     seconds: dict[str, float] = {}
     computed_views: set[str] = set()
     objects = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), database.base_tables())}
-    items = plan(catalog, sql_objects, selected, views, set(missing), tables_on.name)
+    items = plan(catalog, sql_objects, selected, views, unmet, tables_on.name)
     readers = {name: sum(name in item.refs for item in items) for name in catalog}
 
     def blocked(item: Rendered, bound: dict) -> str | None:
         """Why ``item`` is not evaluable (the first reason), or None."""
         prop = item.prop
-        reasons = [missing[r] for r in prop.requires if r in missing]
+        reasons = [unmet.status(r) for r in prop.requires if r in unmet]
         reasons += [
             f"not evaluable: no {bound[name]} metric"
             for name, spec in prop.params.items()
-            if spec.get("counter") and bound[name] not in counters
+            if spec.get("counter") and bound[name] not in unmet.counters
         ]
         reasons += [status[d] for d in item.refs if status[d] != "evaluated"]
         return reasons[0] if reasons else None

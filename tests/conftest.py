@@ -122,11 +122,11 @@ def evaluate(db, *names, properties_dirs=(), params=None, experiment=None, basel
     listed rows, ``problems``, ``critical_path``, ``root_causes``, ``not_evaluable``,
     ``evaluated``), and ``stored``: all their rows, also those whose condition fails. An
     entry's error is the engine's CosyError, which names its file. The report's decisions
-    (``results``, ``problems``, ...) are made when the test first reads them."""
+    (``results``, made at once, ``problems``, ...) are made when the test first reads them."""
     from cosydb import evaluator
     from cosydb import report as report_mod
 
-    catalog = catalog_mod.load(properties_dirs)
+    catalog, listed = catalogs(tuple(properties_dirs))
     params = dict(params or {})
     report_mod._check_selection(catalog, list(names), params)
     con = database.connect(db)
@@ -137,16 +137,38 @@ def evaluate(db, *names, properties_dirs=(), params=None, experiment=None, basel
         evaluation = evaluator.evaluate(con, catalog, exp["experiment_id"], values, sorted(names), base)
         results = evaluation.results(0.0, None)
         results = results.filter(pc.is_in(results.column("property"), pa.array(names, pa.string())))
+        # most tests read the rows listed: decided on this connection, the rest on first read
+        decided = report_mod.decide(con, exp["experiment_id"], results, listed, ["rows"])
     finally:
         con.close()
     stored = results.to_pylist()
     for row in stored:
         row["details"] = json.loads(row["details"]) if row["details"] else None
     return _Evaluated(
-        (db, exp["experiment_id"], results, catalog),
+        (db, exp["experiment_id"], results, listed),
         evaluated={name for name in names if evaluation.evaluated(name)},
         stored=[row for row in stored if row["status"] == "evaluated"],
+        results=decided["rows"],
     )
+
+
+def catalogs(properties_dirs: tuple) -> tuple[dict, pa.Table]:
+    """The catalog with plug-ins ``properties_dirs`` and its ``property_catalog`` table (the
+    built-in one's kept for the session: no test changes cosydb's own files)."""
+    from cosydb import report as report_mod
+
+    if properties_dirs:
+        catalog = catalog_mod.load(properties_dirs)
+        return catalog, report_mod.catalog_table(catalog)
+    return _builtin_catalog()
+
+
+@functools.cache
+def _builtin_catalog() -> tuple[dict, pa.Table]:
+    from cosydb import report as report_mod
+
+    catalog = catalog_mod.load()
+    return catalog, report_mod.catalog_table(catalog)
 
 
 class _Evaluated(dict):
@@ -165,7 +187,7 @@ class _Evaluated(dict):
 
     def __init__(self, evaluation: tuple, **known):
         super().__init__(**known)
-        self._evaluation = evaluation  # (db, experiment_id, results, catalog)
+        self._evaluation = evaluation  # (db, experiment_id, results, property_catalog table)
 
     def __or__(self, other: dict) -> "_Evaluated":
         return _Evaluated(self._evaluation, **self, **other)
@@ -175,11 +197,11 @@ class _Evaluated(dict):
 
         if key not in self.DECIDED:
             raise KeyError(key)
-        db, experiment_id, results, catalog = self._evaluation
+        db, experiment_id, results, listed = self._evaluation
         con = database.connect(db)
         try:
             part = self.DECIDED[key]
-            self[key] = report_mod.decide(con, experiment_id, results, report_mod.catalog_table(catalog), [part])[part]
+            self[key] = report_mod.decide(con, experiment_id, results, listed, [part])[part]
         finally:
             con.close()
         return self[key]
