@@ -169,7 +169,9 @@ def rewritten(sql: str, where, macros: dict | None = None) -> exp.Expression:
     _nested_ctes_named_apart(tree)
     _decorrelated(tree, where)
     # in place (copy=False): the tree is this call's own, and sqlglot's copy of it took half the time
-    return _growing_frames(_ieee_divisions(tree.transform(lambda node: _rewrite(node, where, macros or {}), copy=False)))
+    return _growing_frames(
+        _ieee_divisions(tree.transform(lambda node: _rewrite(node, where, macros or {}), copy=False))
+    )
 
 
 def _nested_ctes_named_apart(tree: exp.Expression) -> None:
