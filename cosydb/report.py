@@ -165,7 +165,8 @@ def run(
         con.close()
     kept, not_stored = [], None
     try:
-        kept = evaluator.store(root, exp["experiment_id"], made.tables, made.replaced, made.identity)
+        if not made.as_stored:
+            kept = evaluator.store(root, exp["experiment_id"], made.tables, made.replaced, made.identity)
     except OSError as error:  # e.g. a read-only database: the analysis is still shown
         not_stored = f"{error.filename or root}: {error.strerror or error}"
     problems = decided["problems"]
@@ -241,11 +242,12 @@ class _Made:
     """A report's results, evaluated or read: the tables to store (``property_results``: the
     rows of the properties it evaluated), the properties whose stored rows they replace
     (None: all) and the ``property_evaluation`` row of the evaluation they come from (None:
-    unknown)."""
+    unknown); ``as_stored``: the stored files hold them already (read at their threshold)."""
 
     tables: dict[str, pa.Table]
     replaced: list[str] | None
     identity: pa.Table | None
+    as_stored: bool = False
 
 
 def _evaluation_key(files: str, values: dict, base: dict | None, engine_name: str) -> dict:
@@ -347,7 +349,9 @@ def _stored(
         rows = evaluator.rows_of(rows, replaced)
     results = evaluator.flag(con, rows, threshold)
     identity = tables.conform(database.EVALUATION_TABLE, [before])
-    return _Made({database.RESULTS_TABLE: results, database.CATALOG_TABLE: catalog_table(catalog)}, replaced, identity)
+    made = {database.RESULTS_TABLE: results, database.CATALOG_TABLE: catalog_table(catalog)}
+    # the whole catalog's rows at the stored threshold: nothing to write again
+    return _Made(made, replaced, identity, as_stored=replaced is None and results.equals(rows))
 
 
 def _phases(con, root: Path, exp: dict, rows: list[dict]) -> dict | None:

@@ -3,6 +3,7 @@ and properties compiled from ASL against the hand-written catalog and constructe
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,9 +12,7 @@ from conftest import (
     TRACES,
     ConstructedRuns,
     cosydb,
-    evaluate,
     evaluated_rows,
-    loaded_db,
     property_rows,
     run_name,
 )
@@ -368,11 +367,31 @@ MALFORMED = [
 ]
 
 
+#: The MALFORMED checked by a ``cosydb`` process (the others by the same command in this one):
+#: a syntax error and an error of the checker.
+FORKED = {1, 6}
+
+
+def asl_check(path: Path, forked: bool) -> subprocess.CompletedProcess:
+    """``cosydb asl check path``: a forked ``cosydb`` process, or the command run in this one
+    (an exception it does not handle fails the test, as its traceback would)."""
+    from typer.testing import CliRunner
+
+    from cosydb.cli import app
+
+    if forked:
+        return cosydb("asl", "check", path)
+    result = CliRunner().invoke(app, ["asl", "check", str(path)], catch_exceptions=False)
+    return subprocess.CompletedProcess(
+        ["cosydb", "asl", "check", str(path)], result.exit_code, result.stdout, result.stderr
+    )
+
+
 def test_malformed_specifications_are_one_line_errors(tmp_path):
     for number, text in enumerate(MALFORMED, 1):
         path = tmp_path / f"bad{number}.asl"
         path.write_text(text)
-        result = cosydb("asl", "check", path)
+        result = asl_check(path, number in FORKED)
         assert result.returncode == 1, (text, result.stdout, result.stderr)
         assert result.stderr == "", text
         lines = result.stdout.splitlines()
@@ -551,10 +570,9 @@ def test_compiled_seed_properties_equal_the_hand_written_ones_on_constructed_run
     assert_compiled_equal_hand_written(runs.db, params, run_name(run, args))
 
 
-def test_per_process_costs_and_their_metaproperty_against_constructed_times(tmp_path):
-    """CommCostPerProcess (Cost per process) and CommCostOnAllProcesses (it holds on every
-    process: PropertyOnAllProcesses), by hand: rank 0 receives for 80 ns, rank 1 for 20 ns;
-    only rank 0 calls MPI_Send (30 ns). Duration(RankBasis = the whole run) = 2 x 1000 ns."""
+@RUNS.run()
+def per_process_costs_run():
+    """Rank 0 receives for 80 ns and sends for 30 ns, rank 1 sends for 10 ns and receives for 20 ns."""
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_recv(100, 180, src=1, tag=0, nbytes=8)
@@ -562,8 +580,15 @@ def test_per_process_costs_and_their_metaproperty_against_constructed_times(tmp_
     with b[1].open("main", 0, 1000):
         b[1].mpi_send(150, 160, dst=0, tag=0, nbytes=8)
         b[1].mpi_recv(200, 220, src=0, tag=1, nbytes=8)
-    result = evaluate(
-        loaded_db(b, tmp_path),
+    return b
+
+
+def test_per_process_costs_and_their_metaproperty_against_constructed_times(runs):
+    """CommCostPerProcess (Cost per process) and CommCostOnAllProcesses (it holds on every
+    process: PropertyOnAllProcesses), by hand: rank 0 receives for 80 ns, rank 1 for 20 ns;
+    only rank 0 calls MPI_Send (30 ns). Duration(RankBasis = the whole run) = 2 x 1000 ns."""
+    result = runs.evaluate(
+        per_process_costs_run,
         "CommCostPerProcess",
         "CommCostOnAllProcesses",
         properties_dirs=[catalog.asl_specification("mpi")],
@@ -580,16 +605,22 @@ def test_per_process_costs_and_their_metaproperty_against_constructed_times(tmp_
     assert rows["prog/main/MPI_Send"]["severity"] == pytest.approx(30 / 2000)
 
 
-def test_a_conjunct_reading_no_quantified_variable_is_tested_beside_the_subquery(tmp_path):
-    """EXISTS s IN S SUCH THAT A(s) AND B is B AND EXISTS s IN S SUCH THAT A(s) where B reads
-    no s: the compiled SQL tests B outside the subquery, with the truth values of B inside
-    it (an unknown B, 1/0 > 0, makes EXISTS false and NEXISTS true). The run: main calls
-    MPI_Send on rank 0 and MPI_Recv on rank 1, so every call path has summaries."""
+@RUNS.run()
+def send_and_recv_run():
+    """main calls MPI_Send on rank 0 and MPI_Recv on rank 1."""
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_send(100, 130, dst=1, tag=0, nbytes=8)
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(100, 180, src=0, tag=0, nbytes=8)
+    return b
+
+
+def test_a_conjunct_reading_no_quantified_variable_is_tested_beside_the_subquery(runs, tmp_path):
+    """EXISTS s IN S SUCH THAT A(s) AND B is B AND EXISTS s IN S SUCH THAT A(s) where B reads
+    no s: the compiled SQL tests B outside the subquery, with the truth values of B inside
+    it (an unknown B, 1/0 > 0, makes EXISTS false and NEXISTS true). The run: main calls
+    MPI_Send on rank 0 and MPI_Recv on rank 1, so every call path has summaries."""
     spec = tmp_path / "hoisted.asl"
     conditions = {
         "ForRecv": 'EXISTS s IN e.profile SUCH THAT s.region == r AND r.CalledFunc.Name == "MPI_Recv"',
@@ -608,7 +639,7 @@ def test_a_conjunct_reading_no_quantified_variable_is_tested_beside_the_subquery
     beside = "exists (select 1 from (select 1) as one where ((select any_value(o.name) from "
     inside = "exists (select 1 from asl_region_summary as s where ((s.region_callpath_id is not distinct from r."
     assert re.search(rf"{re.escape(beside)}.* = 'MPI_Recv'\)\) and {re.escape(inside)}", body), body
-    result = evaluate(loaded_db(b, tmp_path), *conditions, properties_dirs=[spec])
+    result = runs.evaluate(send_and_recv_run, *conditions, properties_dirs=[spec])
     holds = {
         name: {r["callpath"] for r in evaluated_rows(result, name, "stored") if r["condition"]} for name in conditions
     }
@@ -622,7 +653,20 @@ def test_a_conjunct_reading_no_quantified_variable_is_tested_beside_the_subquery
     }
 
 
-def test_report_runs_an_asl_file_and_compile_writes_what_it_runs(tmp_path):
+@RUNS.run()
+def recv_on_rank_0_run():
+    """Rank 0 receives for 150 ns what rank 1 sends for 10 ns."""
+    b = TraceBuilder(2)
+    with b[0].open("main", 0, 1000):
+        b[0].mpi_recv(100, 250, src=1, tag=0, nbytes=8)
+    with b[1].open("main", 0, 1000):
+        b[1].mpi_send(200, 210, dst=0, tag=0, nbytes=8)
+    return b
+
+
+def test_report_runs_an_asl_file_and_compile_writes_what_it_runs(runs, tmp_path):
+    """``cosydb report --asl`` end to end; what ``cosydb asl compile`` writes, evaluated as a
+    properties directory, gives the same severities."""
     spec = tmp_path / "mine.asl"
     spec.write_text(
         "// Call paths that spend more than 5 % of the run in MPI on some process.\n"
@@ -637,14 +681,8 @@ def test_report_runs_an_asl_file_and_compile_writes_what_it_runs(tmp_path):
         "  SEVERITY: Worst / Basis;\n"
         "}\n"
     )
-    b = TraceBuilder(2)
-    with b[0].open("main", 0, 1000):
-        b[0].mpi_recv(100, 250, src=1, tag=0, nbytes=8)
-    with b[1].open("main", 0, 1000):
-        b[1].mpi_send(200, 210, dst=0, tag=0, nbytes=8)
-    b.write(tmp_path / "run")
-    assert cosydb("load", tmp_path / "run", "--db", tmp_path / "run.cosydb", "--quiet").returncode == 0
-    shown = cosydb("report", tmp_path / "run.cosydb", "--asl", spec, "--format", "json", "--threshold", "0")
+    experiment = run_name(recv_on_rank_0_run)
+    shown = cosydb("report", runs.db, "--experiment", experiment, "--asl", spec, "--format", "json", "--threshold", "0")
     assert shown.returncode == 0, shown.stderr
     rows = {r["callpath"]: r for r in json.loads(shown.stdout)["results"] if r["property"] == "MpiHeavySomewhere"}
     # the worst process's MPI time over the whole run's 2000 ns: rank 0 receives 150 ns
@@ -652,21 +690,8 @@ def test_report_runs_an_asl_file_and_compile_writes_what_it_runs(tmp_path):
     assert rows["prog/main/MPI_Recv"]["severity"] == pytest.approx(150 / 2000)
     compiled = cosydb("asl", "compile", spec, "-o", tmp_path / "compiled")
     assert compiled.returncode == 0 and (tmp_path / "compiled" / "MpiHeavySomewhere.sql").exists()
-    again = cosydb(
-        "report",
-        tmp_path / "run.cosydb",
-        "--properties-dir",
-        tmp_path / "compiled",
-        "--format",
-        "json",
-        "--threshold",
-        "0",
-    )
-    rows_again = {
-        r["callpath"]: r["severity"]
-        for r in json.loads(again.stdout)["results"]
-        if r["property"] == "MpiHeavySomewhere"
-    }
+    again = runs.evaluate(recv_on_rank_0_run, "MpiHeavySomewhere", properties_dirs=[tmp_path / "compiled"])
+    rows_again = {r["callpath"]: r["severity"] for r in evaluated_rows(again, "MpiHeavySomewhere")}
     assert rows_again == {k: r["severity"] for k, r in rows.items()}
 
 
@@ -704,11 +729,10 @@ def test_late_sender_pattern_is_the_catalogs_late_sender_over_the_call_tree(real
     assert any(holds for _, _, holds, _ in compared) == (trace == "scorep-late_sender")
 
 
-def test_late_sender_pattern_sums_the_idle_time_of_matches_under_a_call_path(tmp_path):
-    """Section 3.3.6's pattern LateSender(r) and its property (LateSenderPattern), by hand:
-    rank 0 receives in solve (enter 100) a message rank 1 sends from 300: idle 200 ns; rank 0
-    then receives in main (enter 500) one rank 1 sent from 450, before: no late sender.
-    Matches count at every call path on the receive's region stack."""
+@RUNS.run()
+def late_sender_in_solve_run():
+    """Rank 0 receives in solve from 100 what rank 1 sends from 300, then in main from 500
+    what rank 1 sent from 450."""
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         with b[0].open("solve", 50, 450):
@@ -717,8 +741,16 @@ def test_late_sender_pattern_sums_the_idle_time_of_matches_under_a_call_path(tmp
     with b[1].open("main", 0, 1000):
         b[1].mpi_send(300, 350, dst=0, tag=0, nbytes=8)
         b[1].mpi_send(450, 460, dst=0, tag=1, nbytes=8)
-    result = evaluate(
-        loaded_db(b, tmp_path), "LateSenderPattern", "late_sender", properties_dirs=[catalog.asl_specification("mpi")]
+    return b
+
+
+def test_late_sender_pattern_sums_the_idle_time_of_matches_under_a_call_path(runs):
+    """Section 3.3.6's pattern LateSender(r) and its property (LateSenderPattern), by hand:
+    rank 0 receives in solve (enter 100) a message rank 1 sends from 300: idle 200 ns; rank 0
+    then receives in main (enter 500) one rank 1 sent from 450, before: no late sender.
+    Matches count at every call path on the receive's region stack."""
+    result = runs.evaluate(
+        late_sender_in_solve_run, "LateSenderPattern", "late_sender", properties_dirs=[catalog.asl_specification("mpi")]
     )
     rows = {r["callpath"]: r for r in result["results"] if r["property"] == "LateSenderPattern"}
     assert set(rows) == {"prog", "prog/main", "prog/main/solve", "prog/main/solve/MPI_Recv"}

@@ -6,18 +6,22 @@ summary input built here (whose hand-written values tests/test_summary_input.py 
 hand) and on the shared hybrid trace lulesh_hyb-8x2-small."""
 
 import copy
+import json
 import re
 from decimal import Decimal
+from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from conftest import cosydb
 from test_asl import SEED, _close
-from test_summary_input import hpf_doc, loaded, openmp_doc
+from test_summary_input import hpf_doc, openmp_doc
 
 from cosydb import catalog, database, evaluator
 from cosydb.asl.compiler import checked
 from cosydb.asl.model import builtin
 from cosydb.asl.parser import AslError, parse
+from cosydb.loading import load_runs
 
 #: Appendix D's properties and the hand-written entries restating them.
 HPF = {
@@ -218,30 +222,37 @@ VALUELESS = {"unmeasurable_costs"}
 NO_CONSTANT = "not evaluable: no machine constant remote_access_time"
 
 
-def compare(
-    db, pairs: dict, experiment: str = "par", baseline: str | None = "seq", params=None, spec: str = "hpf"
-) -> dict:
-    """Evaluate the compiled properties and the hand-written ones on ``experiment`` (with
-    ``baseline``) and assert them equal: both evaluated or neither, with the same status; every
+class Run(NamedTuple):
+    """An experiment of database ``db`` and its sequential baseline (None: none)."""
+
+    db: Path
+    experiment: str
+    baseline: str | None
+
+
+def experiment_id(con, name: str) -> int:
+    """The id of experiment ``name``."""
+    return con.execute("select experiment_id from experiments where name = ?", [name]).fetchone()[0]
+
+
+def compare(run: Run, pairs: dict, params=None, spec: str = "hpf") -> dict:
+    """Evaluate the compiled properties and the hand-written ones on ``run``'s experiment (with
+    its baseline) and assert them equal: both evaluated or neither, with the same status; every
     hand-written row a compiled row of the same key (callpath, region, location, condition id)
     with the same condition and confidence, severity within 1e-12 and value where the condition
     holds. A compiled row the hand-written entry leaves out (a region that is no FORALL loop,
     one without per-process sums or not in the baseline) never holds. Returns, per property,
     how many rows hold and fail."""
-    con = database.connect(db)
+    con = database.connect(run.db)
     try:
-
-        def experiment_id(name):
-            return con.execute("select experiment_id from experiments where name = ?", [name]).fetchone()[0]
-
         entries = catalog.load([catalog.asl_specification(spec)])
         evaluation = evaluator.evaluate(
             con,
             entries,
-            experiment_id(experiment),
+            experiment_id(con, run.experiment),
             params,
             [*pairs, *pairs.values()],
-            experiment_id(baseline) if baseline else None,
+            experiment_id(con, run.baseline) if run.baseline else None,
         )
         counts = {}
         for compiled, written in pairs.items():
@@ -291,7 +302,7 @@ def _rows(evaluation, name):
     }
 
 
-def holding_and_failing(runs, restated: dict, params_list, spec: str) -> tuple[set, set]:
+def holding_and_failing(runs: tuple[Run, ...], restated: dict, params_list, spec: str) -> tuple[set, set]:
     """``compare`` on every run with every parameter set: the compiled properties that hold
     on some row, and those that fail on some row."""
     holding, failing = set(), set()
@@ -304,14 +315,13 @@ def holding_and_failing(runs, restated: dict, params_list, spec: str) -> tuple[s
     return holding, failing
 
 
-def by_path(db, spec: str, names: list) -> tuple[dict, dict]:
-    """The compiled ``names`` of specification ``spec`` evaluated on experiment par with
-    baseline seq: per name, call path -> (condition, confidence, severity, value), and call
+def by_path(run: Run, spec: str, names: list) -> tuple[dict, dict]:
+    """The compiled ``names`` of specification ``spec`` evaluated on ``run``'s experiment with
+    its baseline: per name, call path -> (condition, confidence, severity, value), and call
     path -> condition_id."""
-    con = database.connect(db)
+    con = database.connect(run.db)
     try:
-        par = con.execute("select experiment_id from experiments where name = 'par'").fetchone()[0]
-        seq = con.execute("select experiment_id from experiments where name = 'seq'").fetchone()[0]
+        par, seq = experiment_id(con, run.experiment), experiment_id(con, run.baseline)
         evaluation = evaluator.evaluate(con, catalog.load([catalog.asl_specification(spec)]), par, {}, names, seq)
         paths = dict(con.execute("select callpath_id, path from callpaths where experiment_id = ?", [par]).fetchall())
         result = {n: {paths[k[0]]: v for k, v in _rows(evaluation, n).items()} for n in names}
@@ -352,34 +362,49 @@ def hpf_variant() -> dict:
 
 
 @pytest.fixture(scope="module")
-def hpf_runs(tmp_path_factory):
-    """Two databases of a parallel run and its sequential baseline: tests/test_summary_input.py's
+def summaries(tmp_path_factory) -> Path:
+    """The summary inputs of this module's runs (hpf_runs, openmp_runs, variables_run), loaded
+    together into one database (``load_runs``), an experiment each."""
+    docs = {
+        "hpf": hpf_doc(),
+        "hpf_seq": reordered(hpf_doc(processors=1, main=30.0, forall=16.0)),
+        "hpf_variant": hpf_variant(),
+        "hpf_variant_seq": hpf_doc(processors=1, main=25.0, forall=12.0),
+        "openmp": openmp_doc(),
+        "openmp_seq": openmp_baseline(),
+        "openmp_variant": openmp_variant(),
+        "openmp_variant_seq": openmp_doc(processors=1, main=50.0, par=20.0, loop=30.0),
+        "variables": variables_doc(),
+    }
+    folder = tmp_path_factory.mktemp("summaries")
+    for name, doc in docs.items():
+        (folder / f"{name}.json").write_text(json.dumps(doc))
+    load_runs([folder / f"{name}.json" for name in docs], folder / "s.cosydb", list(docs))
+    return folder / "s.cosydb"
+
+
+@pytest.fixture(scope="module")
+def hpf_runs(summaries) -> tuple[Run, Run]:
+    """Two parallel runs and their sequential baselines: tests/test_summary_input.py's
     (baseline with its regions in another order) and hpf_variant's."""
-    first = loaded(
-        tmp_path_factory.mktemp("hpf"),
-        ("par", hpf_doc()),
-        ("seq", reordered(hpf_doc(processors=1, main=30.0, forall=16.0))),
-    )
-    second = loaded(
-        tmp_path_factory.mktemp("hpf_variant"),
-        ("par", hpf_variant()),
-        ("seq", hpf_doc(processors=1, main=25.0, forall=12.0)),
-    )
-    return first, second
+    return Run(summaries, "hpf", "hpf_seq"), Run(summaries, "hpf_variant", "hpf_variant_seq")
 
 
 def test_the_baselines_call_paths_have_other_ids(hpf_runs):
-    con = database.connect(hpf_runs[0])
+    run = hpf_runs[0]
+    con = database.connect(run.db)
     try:
         ids = con.execute(
-            "select e.name, c.path, c.callpath_id from callpaths c join experiments e using (experiment_id)"
+            "select e.name, c.path, c.callpath_id from callpaths c join experiments e using (experiment_id) "
+            "where e.name in (?, ?)",
+            [run.experiment, run.baseline],
         ).fetchall()
     finally:
         con.close()
     by_path = {}
     for name, path, callpath in ids:
         by_path.setdefault(path, {})[name] = callpath
-    assert any(ids["par"] != ids["seq"] for ids in by_path.values())
+    assert any(ids[run.experiment] != ids[run.baseline] for ids in by_path.values())
 
 
 def test_compiled_hpf_properties_equal_the_hand_written_ones(hpf_runs):
@@ -413,21 +438,21 @@ def test_compiled_hpf_properties_hold_and_fail_where_computed_by_hand(hpf_runs):
     assert result["serialization_costs"]["main/fl"][3] == pytest.approx(7.1)
 
 
-def test_without_a_baseline_or_hpf_input_the_compiled_say_why(hpf_runs, tmp_path):
-    compare(hpf_runs[0], HPF, baseline=None)  # the two-experiment ones: not evaluable, alike
-    con = database.connect(hpf_runs[0])
+def test_without_a_baseline_or_hpf_input_the_compiled_say_why(hpf_runs, openmp_runs):
+    run = hpf_runs[0]
+    compare(run._replace(baseline=None), HPF)  # the two-experiment ones: not evaluable, alike
+    con = database.connect(run.db)
     try:
         entries = catalog.load([catalog.asl_specification("hpf")])
-        evaluation = evaluator.evaluate(con, entries, 1, None, ["serialization_costs"], None)
+        evaluation = evaluator.evaluate(
+            con, entries, experiment_id(con, run.experiment), None, ["serialization_costs"], None
+        )
         assert evaluation.status["serialization_costs"] == (
             "not evaluable: needs a sequential baseline experiment (--baseline)"
         )
     finally:
         con.close()
-    from test_summary_input import openmp_doc
-
-    openmp = loaded(tmp_path, ("par", openmp_doc()))
-    compare(openmp, HPF, baseline=None)  # no HPF summaries: neither is evaluable
+    compare(openmp_runs[0]._replace(baseline=None), HPF)  # no HPF summaries: neither is evaluable
 
 
 # -- Appendix E: OpenMP -----------------------------------------------------------------------
@@ -571,20 +596,19 @@ def openmp_variant() -> dict:
     return doc
 
 
-@pytest.fixture(scope="module")
-def openmp_runs(tmp_path_factory):
-    """Two databases of a parallel run and its sequential baseline: tests/test_summary_input.py's
-    (the baseline with one more region first: other call path ids) and openmp_variant's."""
+def openmp_baseline() -> dict:
+    """openmp_doc's sequential run, with one more region first: other call path ids."""
     seq = openmp_doc(processors=1, main=30.0, par=20.0, loop=18.0)
     seq["regions"].append({"name": "a_init", "kind": "Function", "parent": "main"})
     seq["summaries"].append({"region": "a_init", "nr_executions": 1, "sums": {"duration": 0.5}})
-    first = loaded(tmp_path_factory.mktemp("omp"), ("par", openmp_doc()), ("seq", seq))
-    second = loaded(
-        tmp_path_factory.mktemp("omp_variant"),
-        ("par", openmp_variant()),
-        ("seq", openmp_doc(processors=1, main=50.0, par=20.0, loop=30.0)),
-    )
-    return first, second
+    return seq
+
+
+@pytest.fixture(scope="module")
+def openmp_runs(summaries) -> tuple[Run, Run]:
+    """Two parallel runs and their sequential baselines: tests/test_summary_input.py's (the
+    baseline openmp_baseline) and openmp_variant's."""
+    return Run(summaries, "openmp", "openmp_seq"), Run(summaries, "openmp_variant", "openmp_variant_seq")
 
 
 def test_compiled_openmp_properties_equal_the_hand_written_ones(openmp_runs):
@@ -659,27 +683,27 @@ def variables_doc() -> dict:
 
 
 @pytest.fixture(scope="module")
-def variables_run(tmp_path_factory):
-    return loaded(tmp_path_factory.mktemp("omp_variables"), ("par", variables_doc()))
+def variables_run(summaries) -> Run:
+    return Run(summaries, "variables", None)
 
 
 def test_compiled_variable_properties_equal_the_hand_written_ones(openmp_runs, variables_run):
     """On the runs above (loop's x, y, z) and variables_doc's: each holds on some rows (a region
     and variable) and fails on others."""
     holding, failing = set(), set()
-    for run, baseline in zip((*openmp_runs, variables_run), ("seq", "seq", None), strict=True):
-        counts = compare(run, VARIABLES, baseline=baseline, spec="openmp")
+    for run in (*openmp_runs, variables_run):
+        counts = compare(run, VARIABLES, spec="openmp")
         assert set(counts) == set(VARIABLES)
         holding |= {name for name, (holds, _) in counts.items() if holds}
         failing |= {name for name, (_, fails) in counts.items() if fails}
     assert holding == failing == set(VARIABLES)
 
 
-def _variable_rows(db, names: list) -> dict:
-    """name -> {(call path, condition_id): (condition, confidence, severity, value)} of the loaded run."""
-    con = database.connect(db)
+def _variable_rows(run: Run, names: list) -> dict:
+    """name -> {(call path, condition_id): (condition, confidence, severity, value)} of ``run``'s experiment."""
+    con = database.connect(run.db)
     try:
-        par = con.execute("select experiment_id from experiments where name = 'par'").fetchone()[0]
+        par = experiment_id(con, run.experiment)
         evaluation = evaluator.evaluate(con, catalog.load([catalog.asl_specification("openmp")]), par, {}, names, None)
         paths = dict(con.execute("select callpath_id, path from callpaths where experiment_id = ?", [par]).fetchall())
         return {n: {(paths[k[0]], k[3]): v for k, v in _rows(evaluation, n).items()} for n in names}
@@ -719,9 +743,7 @@ def test_compiled_openmp_properties_equal_the_hand_written_ones_on_a_hybrid_trac
     (omp_region_summary); without a baseline costs and unmeasurable_costs are not evaluable,
     without the machine constant parallel_organization is not evaluable, remote_accesses holds
     nowhere."""
-    counts = compare(
-        real_db("lulesh_hyb-8x2-small"), OPENMP, experiment="lulesh_hyb-8x2-small", baseline=None, spec="openmp"
-    )
+    counts = compare(Run(real_db("lulesh_hyb-8x2-small"), "lulesh_hyb-8x2-small", None), OPENMP, spec="openmp")
     assert set(counts) == set(OPENMP) - {"costs", "unmeasurable_costs", "remote_accesses", "parallel_organization"}
     assert all(holds for holds, _ in counts.values()), counts
     assert counts["synchronization"][1] > 0  # and fails on some call paths

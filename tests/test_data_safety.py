@@ -123,6 +123,7 @@ def run_into(stdout, *args):
     return done
 
 
+@pytest.mark.slow
 def test_a_failed_write_to_stdout_is_an_error(db):
     with open("/dev/full", "w") as full:
         for args in (("sql", db, "SELECT 1 AS one"), ("report", db), ("sql", db, "SELECT 1", "--format", "csv")):
@@ -185,6 +186,7 @@ def start(*args, **kwargs):
     )
 
 
+@pytest.mark.slow
 def test_signals_stop_sql_and_report(tmp_path, db):
     stopped(start("sql", db, SLOW), signal.SIGTERM, "cosydb: interrupted (SIGTERM)")
     stopped(start("sql", db, SLOW), signal.SIGINT, "cosydb: interrupted (SIGINT)")
@@ -222,6 +224,7 @@ PAUSED_EXPORT = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_a_signal_during_export_leaves_no_temporary_file(tmp_path, db):
     out = tmp_path / "out"
     out.mkdir()
@@ -292,6 +295,7 @@ def test_a_symbolic_link_loop_is_one_line(tmp_path):
     assert_clean_failure(cosydb("info", tmp_path / "loop"), "symbolic link loop")
 
 
+@pytest.mark.slow
 def test_a_full_disk_names_the_file(tmp_path, db):
     """Outputs and stored results on a full file system (a 16 MiB tmpfs; skipped where
     mounting is not allowed): each refusal names the file it could not write."""
@@ -329,6 +333,7 @@ def writing_to_a_full_pipe(process):
     return check
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [("sql", "{db}", "SELECT * FROM range(3000000)", "--format", "csv"), ("properties", "--format", "markdown")],

@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 import pytest
 import sqlglot
 from conftest import SCALASCA_TRACES, TRACES, assert_stored_tables_equal, differing_rows, made_once, real_trace
@@ -69,11 +70,12 @@ def test_asof_rewrite_matches_duckdb_asof(op, side, form):
     """Random keys with ties, gaps and NULLs: either rewrite gives DuckDB's ASOF rows."""
     rng = random.Random(f"{op}{side}")
     con = duckdb.connect()
-    con.execute("create table l (id int, g int, k int)")
-    con.execute("create table r (g int, k int, v int)")
-    con.executemany("insert into l values (?, ?, ?)", [(i, rng.randint(0, 3), rng.randint(0, 40)) for i in range(300)])
-    right = [(rng.randint(0, 3), rng.choice([None, *range(0, 40, 3)]), v) for v in range(120)]
-    con.executemany("insert into r values (?, ?, ?)", right)
+    left_rows = [(i, rng.randint(0, 3), rng.randint(0, 40)) for i in range(300)]
+    right_rows = [(rng.randint(0, 3), rng.choice([None, *range(0, 40, 3)]), v) for v in range(120)]
+    for name, columns, rows in (("l", "id, g, k", left_rows), ("r", "g, k, v", right_rows)):
+        con.execute(f"create table {name} ({columns.replace(',', ' int,')} int)")
+        batch = pa.Table.from_pylist([dict(zip(columns.split(", "), row)) for row in rows])  # noqa: F841 - read by name
+        con.execute(f"insert into {name} select {columns} from batch")
     # ties: the matched key is unique, not the row DuckDB picks among equal keys
     left, key = ASOF_LEFT_SIDES[form]
     original = f"""

@@ -24,7 +24,8 @@ from cosydb import database
 from cosydb.loading import load
 
 REPO = Path(__file__).resolve().parents[1]
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+# real processes loading a 1.5 M event trace, stopped by signals: the slow tier (run by CI)
+pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"), pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
@@ -205,7 +206,6 @@ def test_kill9_leaves_a_staging_directory_the_next_load_removes(tmp_path, big, e
     assert experiments(db) == ([(1, "small"), (2, "next")] if existing else [(1, "next")])
 
 
-@pytest.mark.slow
 def test_a_second_load_waits_for_the_first(tmp_path, big):
     db = tmp_path / "both.cosydb"
     first = start_load(big, db)
@@ -221,7 +221,6 @@ def test_a_second_load_waits_for_the_first(tmp_path, big):
     assert staging_dirs(db) == []
 
 
-@pytest.mark.slow
 def test_loads_racing_to_create_a_database(tmp_path):
     """Two loads of one trace started together into a new database: distinct ids and names."""
     trace = small_trace(tmp_path)
@@ -255,7 +254,6 @@ STORE_LOOP = textwrap.dedent("""
 """)
 
 
-@pytest.mark.slow
 def test_catalog_rewrites_racing_a_commit_never_hide_an_experiment(tmp_path, big):
     """A report stores its results (evaluator.store) and the views file is rewritten (as
     ``database.connect`` does for a moved database) in a loop while a load commits: once

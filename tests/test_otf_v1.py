@@ -5,19 +5,18 @@ Traces are written through the OTF library's own writer from constructed scenari
 scenarios construct (1 tick = 1 ns unless the timer says otherwise), the same values as for
 the OTF2 archives of the same scenarios."""
 
-import os
-import subprocess
+import contextlib
 from pathlib import Path
 
 import pytest
-from conftest import COSYDB, NS, assert_clean_failure, cosydb, evaluate, property_rows, rows
+from conftest import NS, assert_clean_failure, cosydb, evaluate, property_rows, rows
 from cosydb.fixtures import otf_writer
 from cosydb.fixtures.generator import TraceBuilder
 from cosydb.loaders import otf_library
 
 from cosydb import database
-from cosydb.loading import load
-from cosydb.report import run
+from cosydb.loading import load, load_runs
+from cosydb.report import choose_experiment, run
 
 
 def exchange(resolution: int = 1_000_000_000) -> TraceBuilder:
@@ -76,6 +75,37 @@ def exchange_db(request, tmp_path_factory):
     if request.param.get("local_definitions"):  # the functions are in stream 1's own file
         assert (folder / "run" / "run.1.def.z").stat().st_size > 0
     return db
+
+
+@pytest.fixture(scope="module")
+def otf_runs(tmp_path_factory) -> Path:
+    """The runs that tests only read, written and loaded together into one database, an
+    experiment each: ``exchange`` at 20 MHz, ``counter_run``, ``koi8_names``,
+    ``stray_leave``, ``file_io`` in either record form."""
+    from test_counters import counter_run
+
+    folder = tmp_path_factory.mktemp("otf")
+    sources = {
+        "20mhz": otf_writer.write(exchange(resolution=20_000_000), folder / "20mhz"),
+        "counters": otf_writer.write(counter_run(), folder / "counters"),
+        "koi8-r": otf_writer.write(koi8_names(), folder / "koi8-r", encoding="koi8-r"),
+        "stray-leave": stray_leave(folder / "stray-leave"),
+        **{f"file-io-{records}": file_io_otf(folder / records, records) for records in FILE_RECORDS},
+    }
+    load_runs(list(sources.values()), folder / "runs.cosydb", list(sources))
+    return folder / "runs.cosydb"
+
+
+@contextlib.contextmanager
+def reading(db: Path, name: str):
+    """A connection to ``db`` on which the stored tables hold only experiment ``name``'s rows
+    (``database.experiments_only``)."""
+    con = database.connect(db)
+    try:
+        with database.experiments_only(con, [choose_experiment(con, db, name)["experiment_id"]]):
+            yield con
+    finally:
+        con.close()
 
 
 def test_regions_and_call_paths_are_the_constructed_ones(exchange_db):
@@ -152,20 +182,20 @@ def test_the_otf2_archive_of_the_same_program_gives_the_same_results(exchange_db
     assert_same_results(results(run(exchange_db, threshold=0)), otf2_results)
 
 
-def test_a_timer_of_20_mhz(tmp_path):
+def test_a_timer_of_20_mhz(otf_runs):
     """The same ticks at 20 MHz: every second is 50 ns * the tick count."""
-    result = evaluate(loaded(tmp_path, exchange(resolution=20_000_000)), "mpi_latesender")
+    result = evaluate(otf_runs, "mpi_latesender", experiment="20mhz")
     assert property_rows(result, "mpi_latesender") == {"prog/main/MPI_Recv": pytest.approx(400 / 20e6)}
 
 
-def test_counters_are_the_constructed_deltas(tmp_path):
-    """test_counters' hand-built increments, written as VampirTrace does: each counter value
-    right after its Enter / Leave, not before as in OTF2."""
-    from test_counters import EXPECTED, cosydb_counter_deltas, counter_run
+def test_counters_are_the_constructed_deltas(otf_runs):
+    """test_counters' hand-built increments (``counter_run``), written as VampirTrace does:
+    each counter value right after its Enter / Leave, not before as in OTF2."""
+    from test_counters import EXPECTED, cosydb_counter_deltas
 
-    con = database.connect(loaded(tmp_path, counter_run()))
-    assert cosydb_counter_deltas(con) == EXPECTED
-    assert con.execute("SELECT DISTINCT metric_mode FROM metrics").fetchall() == [("ACCUMULATED_START",)]
+    with reading(otf_runs, "counters") as con:
+        assert cosydb_counter_deltas(con) == EXPECTED
+        assert con.execute("SELECT DISTINCT metric_mode FROM metrics").fetchall() == [("ACCUMULATED_START",)]
 
 
 def test_a_compressed_stream_beyond_100_kb(tmp_path):
@@ -188,17 +218,22 @@ def test_a_compressed_stream_beyond_100_kb(tmp_path):
     assert con.execute("SELECT count(*), sum(send_bytes) FROM messages").fetchone() == (n, n * (n - 1) // 2)
 
 
-def test_names_in_another_encoding_are_read_with_their_bytes_escaped(tmp_path):
-    """KOI8-R bytes are no UTF-8: each such byte reads as its escape, so that "рас" and "сар"
-    (replaced, both would read as three U+FFFD) stay two names."""
+def koi8_names() -> TraceBuilder:
+    """One rank: main calling "рас" and "сар" (written in KOI8-R by ``otf_runs``)."""
     b = TraceBuilder(1)
     with b[0].open("main", 0, 100):
         b[0].region("рас", 10, 40)  # KOI8-R bytes d2 c1 d3
         b[0].region("сар", 50, 90)  # d3 c1 d2
-    con = database.connect(loaded(tmp_path, b, encoding="koi8-r"))
-    names = {name for (name,) in con.execute("SELECT name FROM regions").fetchall()}
-    assert names - {"main", "prog"} == {r"\xd2\xc1\xd3", r"\xd3\xc1\xd2"}
-    assert con.execute("SELECT count(*) FROM region_instances").fetchone() == (4,)
+    return b
+
+
+def test_names_in_another_encoding_are_read_with_their_bytes_escaped(otf_runs):
+    """KOI8-R bytes are no UTF-8: each such byte reads as its escape, so that "рас" and "сар"
+    (replaced, both would read as three U+FFFD) stay two names."""
+    with reading(otf_runs, "koi8-r") as con:
+        names = {name for (name,) in con.execute("SELECT name FROM regions").fetchall()}
+        assert names - {"main", "prog"} == {r"\xd2\xc1\xd3", r"\xd3\xc1\xd2"}
+        assert con.execute("SELECT count(*) FROM region_instances").fetchone() == (4,)
 
 
 def test_names_read_in_the_encoding_given(tmp_path):
@@ -220,14 +255,13 @@ def test_names_read_in_the_encoding_given(tmp_path):
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
 
 
-def test_a_stray_leave_and_a_process_without_events(tmp_path):
-    """Written by hand: process 1 leaves a region it never entered, then runs main 10..50 and
-    writes a file in it, then begins a file operation it never ends; process 2 is defined but
-    has no events. The stray Leave and the unended operation are dropped with a warning each;
-    the file operation is stored."""
+def stray_leave(directory: Path) -> Path:
+    """test_a_stray_leave_and_a_process_without_events's trace, written by hand into
+    ``directory``; its master file."""
+    directory.mkdir()
     lib = otf_library.library()
     manager = lib.OTF_FileManager_open(10)
-    writer = lib.OTF_Writer_open(str(tmp_path / "odd").encode(), 1, manager)
+    writer = lib.OTF_Writer_open(str(directory / "odd").encode(), 1, manager)
     lib.OTF_Writer_writeDefTimerResolution(writer, 0, 1_000_000_000)
     for pid in (1, 2):
         lib.OTF_Writer_writeDefProcess(writer, 0, pid, f"Process {pid - 1}".encode(), 0)
@@ -240,32 +274,39 @@ def test_a_stray_leave_and_a_process_without_events(tmp_path):
     lib.OTF_Writer_writeLeave(writer, 50, 1, 1, 0)
     lib.OTF_Writer_close(writer)
     lib.OTF_FileManager_close(manager)
-    load(tmp_path / "odd.otf", tmp_path / "odd.cosydb")
-    con = database.connect(tmp_path / "odd.cosydb")
-    assert con.execute("SELECT location_id, rank, number_of_events FROM locations ORDER BY 1").fetchall() == [
-        (1, 0, 2),
-        (2, 1, 0),
-    ]
-    assert con.execute("SELECT incl_s FROM region_instances").fetchall() == [(pytest.approx(40 * NS),)]
-    (warning,) = rows(con, "SELECT * FROM load_warnings WHERE \"check\" = 'unbalanced_regions' AND location_id = 1")
-    assert warning["count"] == 1
-    (warning,) = rows(con, "SELECT * FROM load_warnings WHERE \"check\" = 'unmatched_file_operations'")
-    assert (warning["location_id"], warning["count"]) == (1, 1)
-    assert con.execute("SELECT count, has_payload FROM record_counts WHERE type = 'FILE_OPERATION'").fetchall() == [
-        (1, True)
-    ]
-    assert con.execute("SELECT * EXCLUDE (experiment_id) FROM file_operations").fetchall() == [
-        (1, 20, 10, "out.dat", 7, "write", False, 4096)
-    ]
+    return directory / "odd.otf"
 
 
-@pytest.mark.parametrize("records", ["single", "begin_end"])
-def test_file_io_is_io_time_and_its_operations_are_stored(tmp_path, records):
-    """VampirTrace's I/O function group are file I/O regions and its file operations rows of
-    their own. Rank r writes in fwrite at 100 for 50 + 30r ns (a FileOperation inside it);
-    rank 1 also reads 10 bytes at 500 for 20 ns in main itself, outside any I/O call, and
-    that read failed. io_cost at each call path is the constructed I/O time under it: fwrite's
-    time, and the read outside an I/O call at main's."""
+def test_a_stray_leave_and_a_process_without_events(otf_runs):
+    """Written by hand (``stray_leave``): process 1 leaves a region it never entered, then
+    runs main 10..50 and writes a file in it, then begins a file operation it never ends;
+    process 2 is defined but has no events. The stray Leave and the unended operation are
+    dropped with a warning each; the file operation is stored."""
+    with reading(otf_runs, "stray-leave") as con:
+        assert con.execute("SELECT location_id, rank, number_of_events FROM locations ORDER BY 1").fetchall() == [
+            (1, 0, 2),
+            (2, 1, 0),
+        ]
+        assert con.execute("SELECT incl_s FROM region_instances").fetchall() == [(pytest.approx(40 * NS),)]
+        (warning,) = rows(con, "SELECT * FROM load_warnings WHERE \"check\" = 'unbalanced_regions' AND location_id = 1")
+        assert warning["count"] == 1
+        (warning,) = rows(con, "SELECT * FROM load_warnings WHERE \"check\" = 'unmatched_file_operations'")
+        assert (warning["location_id"], warning["count"]) == (1, 1)
+        assert con.execute("SELECT count, has_payload FROM record_counts WHERE type = 'FILE_OPERATION'").fetchall() == [
+            (1, True)
+        ]
+        assert con.execute("SELECT * EXCLUDE (experiment_id) FROM file_operations").fetchall() == [
+            (1, 20, 10, "out.dat", 7, "write", False, 4096)
+        ]
+
+
+#: The record forms of a file operation (otf_writer.write's ``file_records``).
+FILE_RECORDS = ["single", "begin_end"]
+
+
+def file_io() -> tuple[TraceBuilder, dict, dict]:
+    """test_file_io_is_io_time_and_its_operations_are_stored's run: its builder, rank -> ns
+    in fwrite, and rank -> file operations (start, duration, file, operation, bytes, failed)."""
     writes = {r: 50 + 30 * r for r in range(3)}
     b = TraceBuilder(3)
     operations = {}
@@ -275,36 +316,46 @@ def test_file_io_is_io_time_and_its_operations_are_stored(tmp_path, records):
             b[r].region("work", 300, 400)
         operations[r] = [(100, writes[r] - 5, "out.dat", "write", 4096 * (r + 1), False)]
     operations[1].append((500, 20, "in.dat", "read", 10, True))
-    master = otf_writer.write(b, tmp_path / "run", file_operations=operations, file_records=records)
-    load(master, tmp_path / "run.cosydb")
-    con = database.connect(tmp_path / "run.cosydb")
-    stored = con.execute(
-        "SELECT location_id - 1, time, duration, file, operation, bytes, failed FROM file_operations ORDER BY 1, 2"
-    ).fetchall()
-    assert stored == [
-        (r, start, duration, file, operation, nbytes, failed)
-        for r in range(3)
-        for start, duration, file, operation, nbytes, failed in operations[r]
-    ]
-    assert con.execute("SELECT role, paradigm FROM regions WHERE name = 'fwrite'").fetchall() == [("FILE_IO", "IO")]
-    con.close()
+    return b, writes, operations
+
+
+def file_io_otf(directory: Path, records: str) -> Path:
+    """``file_io``'s run written into ``directory``, its file operations as ``records``; its master file."""
+    b, _, operations = file_io()
+    return otf_writer.write(b, directory, file_operations=operations, file_records=records)
+
+
+@pytest.mark.parametrize("records", FILE_RECORDS)
+def test_file_io_is_io_time_and_its_operations_are_stored(otf_runs, records):
+    """VampirTrace's I/O function group are file I/O regions and its file operations rows of
+    their own. Rank r writes in fwrite at 100 for 50 + 30r ns (a FileOperation inside it);
+    rank 1 also reads 10 bytes at 500 for 20 ns in main itself, outside any I/O call, and
+    that read failed. io_cost at each call path is the constructed I/O time under it: fwrite's
+    time, and the read outside an I/O call at main's."""
+    _, writes, operations = file_io()
+    with reading(otf_runs, f"file-io-{records}") as con:
+        stored = con.execute(
+            "SELECT location_id - 1, time, duration, file, operation, bytes, failed FROM file_operations ORDER BY 1, 2"
+        ).fetchall()
+        assert stored == [
+            (r, start, duration, file, operation, nbytes, failed)
+            for r in range(3)
+            for start, duration, file, operation, nbytes, failed in operations[r]
+        ]
+        assert con.execute("SELECT role, paradigm FROM regions WHERE name = 'fwrite'").fetchall() == [("FILE_IO", "IO")]
     under = {  # I/O time under each call path, over the ranks
         "prog/main/fwrite": sum(writes.values()),
         "prog/main": sum(writes.values()) + 20,
         "prog": sum(writes.values()) + 20,
     }
-    result = evaluate(tmp_path / "run.cosydb", "io_cost")
+    result = evaluate(otf_runs, "io_cost", experiment=f"file-io-{records}")
     assert property_rows(result, "io_cost") == {path: pytest.approx(ns * NS) for path, ns in under.items()}
 
 
-def test_without_the_library_one_line_names_the_package(tmp_path):
+def test_without_the_library_one_line_names_the_package(tmp_path, monkeypatch):
     master = otf_writer.write(exchange(), tmp_path / "run")
-    result = subprocess.run(
-        [COSYDB, "load", str(master), "--db", str(tmp_path / "x.cosydb")],
-        capture_output=True,
-        text=True,
-        env=os.environ | {"COSYDB_OTF_LIBRARY": "libopen-trace-format-absent.so"},
-    )
+    monkeypatch.setenv("COSYDB_OTF_LIBRARY", "libopen-trace-format-absent.so")
+    result = cosydb("load", master, "--db", tmp_path / "x.cosydb")
     assert_clean_failure(result, "apt-get install libopen-trace-format1")
     assert not (tmp_path / "x.cosydb").exists()
 

@@ -6,13 +6,14 @@ chosen here; every expected number is computed by hand from them.
 """
 
 import tarfile
+from pathlib import Path
 
 import pytest
-from conftest import assert_clean_failure, copy_of, cosydb, real_trace, rows, small_trace
+from conftest import assert_clean_failure, copy_of, cosydb, evaluate, real_trace, rows, small_db
 from cosydb.fixtures.profile_builder import ProfileBuilder, write_tar
 
 from cosydb import catalog, database
-from cosydb.loading import load
+from cosydb.loading import load, load_runs
 from cosydb.report import run
 
 
@@ -32,6 +33,41 @@ def solver_profile(counters=()):
     return p
 
 
+def thread_profile():
+    """1 rank, 2 threads, PAPI_TOT_CYC. Exclusive: main 1.0 s and 100 cycles on thread 0;
+    omp_region (4 visits) 0.25 s and 30 cycles on thread 0, 0.5 s and 40 cycles on thread 1."""
+    p = ProfileBuilder(1, threads=2, counters=("PAPI_TOT_CYC",))
+    p.add("prog/main", 0, visits=1, time=1.0, PAPI_TOT_CYC=100)
+    p.add("prog/main/omp_region", 1, visits=4, time=0.5, PAPI_TOT_CYC=40)
+    p.add("prog/main/omp_region", 0, visits=4, time=0.25, PAPI_TOT_CYC=30)
+    return p
+
+
+CACHE = ("PAPI_L1_DCM", "PAPI_LD_INS", "PAPI_SR_INS")
+
+
+def cache_profile():
+    """The cache_run of test_properties_asl as a profile: 1200 L1 misses in kernel; loads +
+    stores of the run 2 * 3000."""
+    p = ProfileBuilder(2, counters=CACHE)
+    for r, misses in enumerate((400, 800)):
+        p.add("prog/main", r, visits=1, time=1.0, PAPI_LD_INS=1000)
+        p.add("prog/main/kernel", r, visits=2, time=0.5, PAPI_L1_DCM=misses, PAPI_LD_INS=1200, PAPI_SR_INS=800)
+    return p
+
+
+@pytest.fixture(scope="module")
+def profiles(tmp_path_factory) -> tuple[Path, dict]:
+    """solver_profile (written as run/profile.cubex), thread_profile and cache_profile loaded
+    together, one experiment each under its default name: the database and {builder: experiment id}."""
+    folder = tmp_path_factory.mktemp("profiles")
+    makers = [solver_profile, thread_profile, cache_profile]
+    sources = [solver_profile().write(folder / "run" / "profile.cubex")]
+    sources += [make().write(folder / make.__name__ / "profile.cubex") for make in makers[1:]]
+    metas = load_runs(sources, folder / "profiles.cosydb")
+    return folder / "profiles.cosydb", {make: meta["experiment_id"] for make, meta in zip(makers, metas)}
+
+
 def summary(con, experiment_id=1):
     return {
         (r["path"], r["rank"]): r
@@ -45,11 +81,14 @@ def summary(con, experiment_id=1):
     }
 
 
-def test_profile_maps_into_the_mpi_summary(tmp_path):
-    load(solver_profile().write(tmp_path / "run" / "profile.cubex"), tmp_path / "p.cosydb")
-    con = database.connect(tmp_path / "p.cosydb")
-    assert con.execute("SELECT is_profile, format, name FROM experiments").fetchone() == (True, "cube4", "run-profile")
-    s = summary(con)
+def test_profile_maps_into_the_mpi_summary(profiles):
+    db, ids = profiles
+    experiment = ids[solver_profile]
+    con = database.connect(db)
+    assert con.execute(
+        "SELECT is_profile, format, name FROM experiments WHERE experiment_id = ?", [experiment]
+    ).fetchone() == (True, "cube4", "run-profile")
+    s = summary(con, experiment)
     # time is stored inclusive (Score-P): cosydb recovers the exclusive values and keeps both
     assert s[("prog/main", 0)]["excl_s"] == pytest.approx(1.0)
     assert s[("prog/main", 0)]["incl_s"] == pytest.approx(1.0 + 2.0 + 0.25 + 0.5)
@@ -63,24 +102,26 @@ def test_profile_maps_into_the_mpi_summary(tmp_path):
     # a call path visited on one rank only has no row on the other
     assert ("prog/main/solver/MPI_Recv", 0) not in s and ("prog/main/solver/MPI_Recv", 1) in s
     # locations carry Score-P's OTF2 ids (thread << 32 | rank); min_time has no data, so no values
-    assert [r[0] for r in con.execute("SELECT location_id FROM locations ORDER BY 1").fetchall()] == [0, 1]
+    locations = con.execute("SELECT location_id FROM locations WHERE experiment_id = ? ORDER BY 1", [experiment])
+    assert [r[0] for r in locations.fetchall()] == [0, 1]
     assert (
         con.execute(
             "SELECT count(*) FROM profile_values JOIN profile_metrics USING (experiment_id, metric_id) "
-            "WHERE name = 'min_time'"
+            "WHERE name = 'min_time' AND experiment_id = ?",
+            [experiment],
         ).fetchone()[0]
         == 0
     )
 
 
-def test_thread_locations_and_counter_metrics(tmp_path):
-    p = ProfileBuilder(1, threads=2, counters=("PAPI_TOT_CYC",))
-    p.add("prog/main", 0, visits=1, time=1.0, PAPI_TOT_CYC=100)
-    p.add("prog/main/omp_region", 1, visits=4, time=0.5, PAPI_TOT_CYC=40)
-    p.add("prog/main/omp_region", 0, visits=4, time=0.25, PAPI_TOT_CYC=30)
-    load(p.write(tmp_path / "run" / "profile.cubex"), tmp_path / "p.cosydb")
-    con = database.connect(tmp_path / "p.cosydb")
-    assert con.execute("SELECT location_id, rank, thread FROM locations ORDER BY 1").fetchall() == [
+def test_thread_locations_and_counter_metrics(profiles):
+    db, ids = profiles
+    experiment = ids[thread_profile]
+    con = database.connect(db)
+    locations = con.execute(
+        "SELECT location_id, rank, thread FROM locations WHERE experiment_id = ? ORDER BY 1", [experiment]
+    )
+    assert locations.fetchall() == [
         (0, 0, 0),
         (1 << 32, 0, 1),
     ]
@@ -90,7 +131,8 @@ def test_thread_locations_and_counter_metrics(tmp_path):
             con,
             """
         SELECT c.path, l.thread, s.* FROM counter_summary s JOIN callpaths c USING (experiment_id, callpath_id)
-        JOIN locations l USING (experiment_id, location_id)""",
+        JOIN locations l USING (experiment_id, location_id) WHERE experiment_id = ?""",
+            [experiment],
         )
     }
     # PAPI_TOT_CYC is stored inclusive: main on thread 0 = 100 own + 30 in omp_region
@@ -98,21 +140,20 @@ def test_thread_locations_and_counter_metrics(tmp_path):
     assert (
         counters[("prog/main/omp_region", 1)]["excl"] == 40 and counters[("prog/main/omp_region", 1)]["executions"] == 4
     )
-    assert con.execute("SELECT name, metric_type FROM metrics").fetchall() == [("PAPI_TOT_CYC", "PAPI")]
+    metrics = con.execute("SELECT name, metric_type FROM metrics WHERE experiment_id = ?", [experiment])
+    assert metrics.fetchall() == [("PAPI_TOT_CYC", "PAPI")]
 
 
-CACHE = ("PAPI_L1_DCM", "PAPI_LD_INS", "PAPI_SR_INS")
-
-
-def test_cache_properties_on_a_profile(tmp_path):
-    """The cache_run of test_properties_asl as a profile: 1200 L1 misses in kernel; loads +
-    stores of the run 2 * 3000. The per-instance properties need a trace."""
-    p = ProfileBuilder(2, counters=CACHE)
-    for r, misses in enumerate((400, 800)):
-        p.add("prog/main", r, visits=1, time=1.0, PAPI_LD_INS=1000)
-        p.add("prog/main/kernel", r, visits=2, time=0.5, PAPI_L1_DCM=misses, PAPI_LD_INS=1200, PAPI_SR_INS=800)
-    load(p.write(tmp_path / "run" / "profile.cubex"), tmp_path / "p.cosydb")
-    result = run(tmp_path / "p.cosydb", threshold=0)
+def test_cache_properties_on_a_profile(profiles):
+    """cache_profile: the per-instance properties need a trace."""
+    db, ids = profiles
+    result = evaluate(
+        db,
+        "l1_data_cache_misses",
+        "l1d_cache_misses_per_instance",
+        "l1_inst_cache_misses",
+        experiment=str(ids[cache_profile]),
+    )
     got = {
         r["callpath"]: r
         for r in result["results"]
@@ -125,9 +166,10 @@ def test_cache_properties_on_a_profile(tmp_path):
     assert status["l1_inst_cache_misses"] == "not evaluable: no PAPI_L1_ICM metric"
 
 
-def test_summary_properties_run_and_trace_properties_say_why_not(tmp_path):
-    load(solver_profile().write(tmp_path / "run" / "profile.cubex"), tmp_path / "p.cosydb")
-    result = run(tmp_path / "p.cosydb", threshold=0)
+def test_summary_properties_run_and_trace_properties_say_why_not(profiles, tmp_path):
+    """solver_profile through the whole report (on a copy: the report stores its results)."""
+    db, ids = profiles
+    result = run(copy_of(db, tmp_path), experiment=str(ids[solver_profile]), threshold=0)
     basis = (1.0 + 2.0 + 0.25 + 0.5) + (1.5 + 2.5 + 0.75 + 0.1)  # the two roots' inclusive time
     by = {}
     for r in result["results"]:
@@ -170,8 +212,7 @@ def test_trace_and_profile_of_one_run_in_one_database(tmp_path):
         p.add("prog/main/work", r, visits=1, time=(300 + 100 * r) * 1e-9)
         p.add("prog/main/MPI_Barrier", r, visits=1, time=300e-9)
     db = tmp_path / "both.cosydb"
-    load(b.write(tmp_path / "run"), db)
-    load(p.write(tmp_path / "run" / "profile.cubex"), db)
+    load_runs([b.write(tmp_path / "run"), p.write(tmp_path / "run" / "profile.cubex")], db)
     con = database.connect(db)
     assert con.execute("SELECT name FROM experiments ORDER BY experiment_id").fetchall() == [("run",), ("run-profile",)]
     trace, profile = summary(con, 1), summary(con, 2)
@@ -181,6 +222,12 @@ def test_trace_and_profile_of_one_run_in_one_database(tmp_path):
             assert t["executions"] == q["executions"], (key, rank)
             assert t["incl_s"] == pytest.approx(q["incl_s"], abs=1e-15), (key, rank)
             assert t["sync_s"] == pytest.approx(q["sync_s"], abs=1e-15), (key, rank)
+
+
+@pytest.fixture(scope="module")
+def trace_db(tmp_path_factory) -> Path:
+    """``small_db``: a small trace loaded by the command line, once for the module."""
+    return small_db(tmp_path_factory)
 
 
 def _members(path):
@@ -199,7 +246,7 @@ def _members(path):
         ("no_time", "the profile has no time metric; cosydb reads Score-P profiles"),
     ],
 )
-def test_bad_profile_is_one_line_and_writes_nothing(tmp_path, damage, message):
+def test_bad_profile_is_one_line_and_writes_nothing(trace_db, tmp_path, damage, message):
     good = solver_profile().write(tmp_path / "good.cubex")
     members = _members(good)
     bad = tmp_path / "run" / "profile.cubex"
@@ -222,8 +269,7 @@ def test_bad_profile_is_one_line_and_writes_nothing(tmp_path, damage, message):
     assert_clean_failure(result, f"profile.cubex: {message}")
     assert not (tmp_path / "x.cosydb").exists()
     # loading into an existing database leaves it as it was
-    existing = tmp_path / "e.cosydb"
-    assert cosydb("load", small_trace(tmp_path), "--db", existing).returncode == 0
+    existing = copy_of(trace_db, tmp_path)
     before = sorted(p.name for p in (existing / "experiments").iterdir())
     assert_clean_failure(cosydb("load", bad, "--db", existing), message)
     assert sorted(p.name for p in (existing / "experiments").iterdir()) == before
@@ -318,9 +364,7 @@ def test_summary_properties_agree_on_trace_and_profile(trace_and_profile):
     name, db, con = trace_and_profile
     found = {}
     for experiment in (name, f"{name}-profile"):
-        result = run(
-            db, experiment=experiment, threshold=0, properties=SUMMARY_PROPERTIES + ["load_imbalance_at_barrier"]
-        )
+        result = evaluate(db, *SUMMARY_PROPERTIES, "load_imbalance_at_barrier", experiment=experiment)
         found[experiment] = {
             (r["property"], r["callpath"] or r["region"], r["rank"], r["condition_id"]): r
             for r in result["results"]

@@ -6,7 +6,6 @@ region, the baseline, the experiment, cosydb itself, another command's results) 
 
 import json
 import os
-import time
 
 import pyarrow.parquet as pq
 import pytest
@@ -181,23 +180,30 @@ def close(a, b) -> bool:
 def test_the_report_read_again_is_the_report_evaluated(tmp_path):
     """On scorep-collectives: the JSON, the table, --tree and --top of a report that reads the
     stored rows are, byte for byte, those of the report that evaluated them (its rows'
-    evaluated_at included: a second later, an evaluation would stamp another); at another
-    threshold it lists what an evaluation at that threshold lists."""
+    evaluated_at included), and reading them leaves the stored results' file as it was (an
+    evaluation replaces it); at another threshold it lists what an evaluation at that
+    threshold lists."""
     db = tmp_path / "collectives.cosydb"
     load(real_trace("scorep-collectives"), db)
+    stored = db / "experiments" / "1" / f"{database.RESULTS_TABLE}.parquet"
 
     def shown(*args):
         done = cosydb("report", db, *args)
         assert done.returncode == 0, done.stderr
         return done.stdout
 
+    def stamp() -> tuple:
+        return stored.stat().st_ino, stored.stat().st_mtime_ns, stored.read_bytes()
+
     evaluated = shown("--format", "json")
-    time.sleep(1.1)
+    written = stamp()
     assert shown("--format", "json") == evaluated
+    assert stamp() == written
     shown("--format", "json", "-o", tmp_path / "r.json")
     assert (tmp_path / "r.json").read_text() == evaluated
     higher = shown("--format", "json", "--threshold", "0.05")
     evaluated_higher = shown("--format", "json", "--threshold", "0.05", "--fresh")
+    assert stamp() != written  # an evaluation replaced the file
     assert len(json.loads(higher)["problems"]) < len(json.loads(evaluated)["problems"])
     assert close(without_evaluated_at(higher), without_evaluated_at(evaluated_higher))
     assert shown("--format", "json", "--threshold", "0.05") == evaluated_higher

@@ -89,6 +89,7 @@ print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, d
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["table", "csv", "json"])
 def test_a_large_result_is_written_in_bounded_memory(db, fmt):
     """500,000 rows of 800 characters (400 MB of text): the cosydb process's peak resident

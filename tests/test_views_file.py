@@ -7,7 +7,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from conftest import small_trace
+from conftest import copy_of, small_trace
 
 from cosydb import database, docs, sqlviews, tables
 from cosydb.loading import load
@@ -59,22 +59,29 @@ def kept(folder: Path) -> list[Path]:
     return sorted(folder.glob("views-*.duckdb"))
 
 
-def test_a_reused_views_file_is_the_one_written_anew(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def small(tmp_path_factory) -> Path:
+    """``small_trace`` loaded once: the tests copy it (``copy_of`` writes the copy's views file)."""
+    folder = tmp_path_factory.mktemp("small")
+    load(small_trace(folder), folder / "small.cosydb")
+    return folder / "small.cosydb"
+
+
+def test_a_reused_views_file_is_the_one_written_anew(tmp_path, monkeypatch, small):
     """The second database of the same files gets the first one's views file with its own
     root; it defines what a views file written anew defines, and reads its own files."""
-    run = small_trace(tmp_path)
     monkeypatch.setenv("COSYDB_CACHE_DIR", str(tmp_path / "kept"))
-    load(run, tmp_path / "first.cosydb")
+    first = copy_of(small, tmp_path / "first")
     (written,) = kept(tmp_path / "kept")
-    load(run, tmp_path / "second.cosydb")
+    load(small_trace(tmp_path), tmp_path / "second.cosydb")
     assert kept(tmp_path / "kept") == [written]
     monkeypatch.setenv("COSYDB_CACHE_DIR", str(tmp_path / "none kept"))
-    load(run, tmp_path / "anew.cosydb")
-    shutil.rmtree(tmp_path / "first.cosydb")  # the reused file read none of its files
+    copy_of(first, tmp_path / "anew")
+    shutil.rmtree(first)  # the reused file read none of its files
 
-    reused, anew = defined(tmp_path / "second.cosydb"), defined(tmp_path / "anew.cosydb")
+    reused, anew = defined(tmp_path / "second.cosydb"), defined(tmp_path / "anew" / "small.cosydb")
     assert reused["root"] == (str(tmp_path / "second.cosydb"),) * 2
-    assert anew["root"] == (str(tmp_path / "anew.cosydb"),) * 2
+    assert anew["root"] == (str(tmp_path / "anew" / "small.cosydb"),) * 2
     assert reused["rows"] == anew["rows"] == (12, 6)  # 2 ranks x (program, main, work)
     for name in CATALOG:
         assert same_order(reused[name]) == same_order(anew[name]), name
@@ -83,22 +90,19 @@ def test_a_reused_views_file_is_the_one_written_anew(tmp_path, monkeypatch):
     assert sum(comment is not None for *_, comment in reused["columns"]) == columns_documented
 
 
-def test_a_moved_database_reads_its_files_where_they_are(tmp_path):
-    run = small_trace(tmp_path)
-    load(run, tmp_path / "here.cosydb")
-    moved = Path(shutil.move(tmp_path / "here.cosydb", tmp_path / "there.cosydb"))
+def test_a_moved_database_reads_its_files_where_they_are(tmp_path, small):
+    moved = Path(shutil.move(copy_of(small, tmp_path), tmp_path / "there.cosydb"))
     database.connect(moved).close()  # rewrites the views file
     assert defined(moved)["root"] == (str(moved),) * 2
     assert defined(moved)["rows"] == (12, 6)
 
 
-def test_a_kept_views_file_that_cannot_be_read_is_written_anew(tmp_path, monkeypatch):
-    run = small_trace(tmp_path)
+def test_a_kept_views_file_that_cannot_be_read_is_written_anew(tmp_path, monkeypatch, small):
     monkeypatch.setenv("COSYDB_CACHE_DIR", str(tmp_path / "kept"))
-    load(run, tmp_path / "first.cosydb")
+    copy_of(small, tmp_path / "first")
     (written,) = kept(tmp_path / "kept")
     written.write_bytes(b"not a DuckDB file")
-    load(run, tmp_path / "second.cosydb")
+    load(small_trace(tmp_path), tmp_path / "second.cosydb")
     assert defined(tmp_path / "second.cosydb")["rows"] == (12, 6)
     assert kept(tmp_path / "kept") == [written]  # written anew, and kept in place of what was there
     con = duckdb.connect(str(written), read_only=True)

@@ -16,11 +16,10 @@ import collections
 
 import otf2
 import pytest
-from conftest import real_trace
+from conftest import ConstructedRuns, real_trace, run_name
 from cosydb.fixtures.generator import TraceBuilder
 
 from cosydb import catalog, database, evaluator
-from cosydb.loading import load
 
 NS = 1e-9
 ENTRIES = [
@@ -33,11 +32,17 @@ ENTRIES = [
 ]
 
 
-def evaluate(b, tmp_path):
-    """Load the constructed trace and evaluate the wrong-order entries."""
-    load(b.write(tmp_path / "run"), tmp_path / "run.cosydb")
-    con = database.connect(tmp_path / "run.cosydb")
-    evaluation = evaluator.evaluate(con, catalog.load(), 1, {}, ENTRIES)
+#: the constructed runs of this module's tests, loaded together (``runs``)
+RUNS = ConstructedRuns()
+
+
+def evaluate(runs, make, *args):
+    """Evaluate the wrong-order entries on the experiment of the run ``make(*args)``."""
+    con = database.connect(runs.db)
+    (experiment_id,) = con.execute(
+        "SELECT experiment_id FROM experiments WHERE name = ?", [run_name(make, args)]
+    ).fetchone()
+    evaluation = evaluator.evaluate(con, catalog.load(), experiment_id, {}, ENTRIES)
     assert {name: evaluation.status[name] for name in ENTRIES} == {name: "evaluated" for name in ENTRIES}
     return evaluation
 
@@ -48,8 +53,8 @@ def matches(evaluation):
         (r["rank"], r["tag"]): r
         for r in evaluation.query("""
         SELECT l.rank, c.path, m.* FROM {{ ref('wrong_order_matches') }} m
-        JOIN callpaths c ON c.experiment_id = 1 AND c.callpath_id = m.callpath_id
-        JOIN locations l ON l.experiment_id = 1 AND l.location_id = m.location_id""")
+        JOIN callpaths c ON c.experiment_id = $p_experiment_id AND c.callpath_id = m.callpath_id
+        JOIN locations l ON l.experiment_id = $p_experiment_id AND l.location_id = m.location_id""")
         .to_arrow_table()
         .to_pylist()
     }
@@ -61,8 +66,8 @@ def per_process(evaluation, prop):
         (r["path"], r["rank"]): r["value"]
         for r in evaluation.query(f"""
         SELECT c.path, l.rank, p.value FROM {{{{ ref('{prop}') }}}} p
-        JOIN callpaths c ON c.experiment_id = 1 AND c.callpath_id = p.callpath_id
-        JOIN locations l ON l.experiment_id = 1 AND l.location_id = p.location_id""")
+        JOIN callpaths c ON c.experiment_id = $p_experiment_id AND c.callpath_id = p.callpath_id
+        JOIN locations l ON l.experiment_id = $p_experiment_id AND l.location_id = p.location_id""")
         .to_arrow_table()
         .to_pylist()
     }
@@ -78,8 +83,9 @@ def waitall(rank, enter, leave, completions):
     rank.leave(leave)
 
 
-def test_recv_send_case_is_unchanged(tmp_path):
-    # as tests/test_properties_p2p.py::test_wrong_order_patterns
+@RUNS.run()
+def recv_send_run():
+    """As tests/test_properties_p2p.py::test_wrong_order_patterns."""
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)  # older message, received last
@@ -87,7 +93,11 @@ def test_recv_send_case_is_unchanged(tmp_path):
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(50, 250, src=0, tag=2, nbytes=8)  # waits 200 - 50 for the newer message
         b[1].mpi_recv(300, 400, src=0, tag=1, nbytes=8)
-    evaluation = evaluate(b, tmp_path)
+    return b
+
+
+def test_recv_send_case_is_unchanged(runs):
+    evaluation = evaluate(runs, recv_send_run)
     # at the receive of tag 2 (t = 250) the tag-1 message (sent at 100 < 200) is still queued
     m = matches(evaluation)
     assert set(m) == {(1, 2)}
@@ -97,6 +107,7 @@ def test_recv_send_case_is_unchanged(tmp_path):
     assert per_process(evaluation, "wrong_order_lr") == {}
 
 
+@RUNS.run()
 def isend_waitall_run():
     """Rank 0 sends tags 1, 2, 3 by MPI_Isend + MPI_Wait; rank 1 completes tags 2 and 3 in one
     MPI_Waitall (50..400) and tag 1 in a later one (520..600)."""
@@ -114,8 +125,8 @@ def isend_waitall_run():
     return b
 
 
-def test_isend_wait_senders_and_an_out_of_order_irecv_waitall_receiver(tmp_path):
-    evaluation = evaluate(isend_waitall_run(), tmp_path)
+def test_isend_wait_senders_and_an_out_of_order_irecv_waitall_receiver(runs):
+    evaluation = evaluate(runs, isend_waitall_run)
     m = matches(evaluation)
     # tags 2 (sent 200) and 3 (sent 240) are received at 400 while tag 1 (sent 100) waits
     # for a later Waitall; tag 2 and tag 3 leave the queue together, neither waits on the other
@@ -132,6 +143,7 @@ def test_isend_wait_senders_and_an_out_of_order_irecv_waitall_receiver(tmp_path)
     assert per_process(evaluation, "wrong_order_lr") == {}
 
 
+@RUNS.run()
 def one_waitall_run():
     """Rank 1 completes two messages of rank 0 in one MPI_Waitall, the newer one first."""
     b = TraceBuilder(2)
@@ -146,13 +158,17 @@ def one_waitall_run():
     return b
 
 
-def test_messages_completed_by_one_waitall_are_received_together(tmp_path):
-    evaluation = evaluate(one_waitall_run(), tmp_path)
+def test_messages_completed_by_one_waitall_are_received_together(runs):
+    evaluation = evaluate(runs, one_waitall_run)
     assert matches(evaluation) == {} and per_process(evaluation, "messages_in_wrong_order") == {}
 
 
-@pytest.mark.parametrize("call", ["MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend"])
-def test_blocking_send_modes(tmp_path, call):
+SEND_MODES = ["MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend"]
+
+
+@RUNS.run(*((call,) for call in SEND_MODES))
+def blocking_send_run(call):
+    """Rank 0 sends tags 1 and 2 by ``call``; rank 1 receives tag 2 first."""
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8, call=call)
@@ -160,7 +176,12 @@ def test_blocking_send_modes(tmp_path, call):
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(50, 250, src=0, tag=2, nbytes=8)
         b[1].mpi_recv(300, 400, src=0, tag=1, nbytes=8)
-    evaluation = evaluate(b, tmp_path)
+    return b
+
+
+@pytest.mark.parametrize("call", SEND_MODES)
+def test_blocking_send_modes(runs, call):
+    evaluation = evaluate(runs, blocking_send_run, call)
     assert set(matches(evaluation)) == {(1, 2)} and matches(evaluation)[(1, 2)]["send_call"] == call
     # send call 200..210 + receive call 50..250
     assert per_process(evaluation, "messages_in_wrong_order") == {("prog/main/MPI_Recv", 1): pytest.approx(210 * NS)}
@@ -169,7 +190,9 @@ def test_blocking_send_modes(tmp_path, call):
     assert per_process(evaluation, "late_sender") == expected and per_process(evaluation, "wrong_order_ls") == expected
 
 
-def test_ssend_completing_against_irecvs_waited_for_out_of_order(tmp_path):
+@RUNS.run()
+def ssend_irecvs_run():
+    """MPI_Ssend of tags 1 and 2 against two MPI_Irecv, whose MPI_Wait complete tag 2 first."""
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_send(100, 150, dst=1, tag=1, nbytes=8, call="MPI_Ssend")  # both receives are posted
@@ -179,14 +202,19 @@ def test_ssend_completing_against_irecvs_waited_for_out_of_order(tmp_path):
         b[1].mpi_irecv(30, 40, src=0, tag=2, nbytes=8, request=2)
         b[1].mpi_wait(50, 400, requests=[2], call="MPI_Wait")  # tag 2 first, at 400
         b[1].mpi_wait(500, 510, requests=[1], call="MPI_Wait")  # tag 1 (sent 100) only at 510
-    evaluation = evaluate(b, tmp_path)
+    return b
+
+
+def test_ssend_completing_against_irecvs_waited_for_out_of_order(runs):
+    evaluation = evaluate(runs, ssend_irecvs_run)
     assert set(matches(evaluation)) == {(1, 2)}
     # the MPI_Ssend 200..250 + the MPI_Wait 50..400
     assert per_process(evaluation, "messages_in_wrong_order") == {("prog/main/MPI_Wait", 1): pytest.approx(400 * NS)}
 
 
-@pytest.mark.parametrize("call", ["MPI_Send", "MPI_Ssend"])
-def test_blocked_sender_of_a_message_received_out_of_order(tmp_path, call):
+@RUNS.run(("MPI_Send",), ("MPI_Ssend",))
+def blocked_sender_run(call):
+    """Rank 0 sends tag 1, then tag 2 by ``call``, blocked until rank 1 posts its receive."""
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_send(100, 110, dst=1, tag=1, nbytes=8)  # older message, received last
@@ -194,7 +222,12 @@ def test_blocked_sender_of_a_message_received_out_of_order(tmp_path, call):
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(500, 710, src=0, tag=2, nbytes=1 << 20)
         b[1].mpi_recv(800, 810, src=0, tag=1, nbytes=8)
-    evaluation = evaluate(b, tmp_path)
+    return b
+
+
+@pytest.mark.parametrize("call", ["MPI_Send", "MPI_Ssend"])
+def test_blocked_sender_of_a_message_received_out_of_order(runs, call):
+    evaluation = evaluate(runs, blocked_sender_run, call)
     # at the receive of tag 2 (710) the tag-1 message, sent at 100 < 200, is still queued
     assert set(matches(evaluation)) == {(1, 2)}
     # send call 200..700 + receive call 500..710
@@ -207,6 +240,7 @@ def test_blocked_sender_of_a_message_received_out_of_order(tmp_path, call):
     assert per_process(evaluation, "wrong_order_ls") == {}
 
 
+@RUNS.run()
 def sendrecv_and_test_run():
     """Rank 1 receives out of order in MPI_Sendrecv, rank 2 in MPI_Test (see the test)."""
     b = TraceBuilder(3)
@@ -228,8 +262,8 @@ def sendrecv_and_test_run():
     return b
 
 
-def test_sendrecv_and_test_completions(tmp_path):
-    evaluation = evaluate(sendrecv_and_test_run(), tmp_path)
+def test_sendrecv_and_test_completions(runs):
+    evaluation = evaluate(runs, sendrecv_and_test_run)
     assert set(matches(evaluation)) == {(1, 2), (2, 2)}
     # rank 1: MPI_Send 200..210 + MPI_Sendrecv 50..250; rank 2: MPI_Send 220..230 + MPI_Test 300..310
     assert per_process(evaluation, "messages_in_wrong_order") == {
@@ -274,7 +308,9 @@ def raw_wrong_order(anchor):
     return dict(wrong), sum(len(m) for m in pairs.values())
 
 
-def test_the_raw_record_check_finds_a_constructed_wrong_order(tmp_path):
+@RUNS.run()
+def isend_overtaken_run():
+    """Rank 0's MPI_Isend of tag 1 is received after its MPI_Send of tag 2."""
     b = TraceBuilder(2)
     with b[0].open("main", 0, 1000):
         b[0].mpi_isend(100, 110, dst=1, tag=1, nbytes=8, request=1)  # older message, received last
@@ -283,9 +319,16 @@ def test_the_raw_record_check_finds_a_constructed_wrong_order(tmp_path):
     with b[1].open("main", 0, 1000):
         b[1].mpi_recv(50, 250, src=0, tag=2, nbytes=8)
         b[1].mpi_recv(300, 400, src=0, tag=1, nbytes=8)
-    evaluation = evaluate(b, tmp_path)  # writes tmp_path/run
+    return b
+
+
+def test_the_raw_record_check_finds_a_constructed_wrong_order(runs):
+    evaluation = evaluate(runs, isend_overtaken_run)
     assert set(matches(evaluation)) == {(1, 2)}
-    assert raw_wrong_order(tmp_path / "run" / "traces.otf2") == ({1: 1}, 2)
+    (anchor,) = evaluation.query(
+        "SELECT source_path FROM experiments WHERE experiment_id = $p_experiment_id"
+    ).fetchone()
+    assert raw_wrong_order(anchor) == ({1: 1}, 2)
 
 
 @pytest.mark.parametrize("trace", ["hpccg-8-small", "minife-8-small", "lulesh_hyb-8x2-small"])
