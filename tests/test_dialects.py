@@ -70,12 +70,14 @@ def test_asof_rewrite_matches_duckdb_asof(op, side, form):
     """Random keys with ties, gaps and NULLs: either rewrite gives DuckDB's ASOF rows."""
     rng = random.Random(f"{op}{side}")
     con = duckdb.connect()
+    con.execute("create table l (id int, g int, k int)")
+    con.execute("create table r (g int, k int, v int)")
     left_rows = [(i, rng.randint(0, 3), rng.randint(0, 40)) for i in range(300)]
     right_rows = [(rng.randint(0, 3), rng.choice([None, *range(0, 40, 3)]), v) for v in range(120)]
-    for name, columns, rows in (("l", "id, g, k", left_rows), ("r", "g, k, v", right_rows)):
-        con.execute(f"create table {name} ({columns.replace(',', ' int,')} int)")
-        batch = pa.Table.from_pylist([dict(zip(columns.split(", "), row)) for row in rows])  # noqa: F841 - read by name
-        con.execute(f"insert into {name} select {columns} from batch")
+    for name, rows in (("l", left_rows), ("r", right_rows)):  # each one statement, not a row at a time
+        con.register("batch", pa.table({f"c{i}": column for i, column in enumerate(zip(*rows))}))
+        con.execute(f"insert into {name} select * from batch")
+        con.unregister("batch")
     # ties: the matched key is unique, not the row DuckDB picks among equal keys
     left, key = ASOF_LEFT_SIDES[form]
     original = f"""
