@@ -344,7 +344,7 @@ def statement(
                 raise CosyError("sql", f"give one statement, not {len(statements)}")
         else:
             sandbox.check_reads_only(
-                text, frozenset(n for n, o in sqlviews.load_objects().items() if sqlviews.is_table_macro(o))
+                text, frozenset(n for n, o in sqlviews.load_objects().items() if sqlviews.is_table_macro(o)), con
             )
         result = con.execute(text, bound or None)
         if result.description is None:  # a statement with no result set (write)

@@ -291,13 +291,19 @@ def load(extra_dirs: list[Path] | tuple = ()) -> dict[str, Property]:
     """Built-in properties plus those of ``extra_dirs`` (user plug-ins: directories of
     ``.sql`` and ``.asl`` files, or single ``.asl`` files), by name, validated.
     Parsed again only when a file was added, removed or changed since the last call."""
+    return load_fingerprinted(extra_dirs)[0]
+
+
+def load_fingerprinted(extra_dirs: list[Path] | tuple = ()) -> tuple[dict[str, Property], str]:
+    """``load(extra_dirs)`` and the ``fingerprint`` of the files it read, each file read once."""
     files = _files(extra_dirs)
-    key = (tuple(str(path) for _, paths in files for path in paths), _digest(files))
+    digest = _digest(files)
+    key = (tuple(str(path) for _, paths in files for path in paths), digest)
     if key not in _LOADED:
         if len(_LOADED) >= _KEPT:  # the oldest catalog goes (an ASL file compiles in ~0.25 s)
             del _LOADED[next(iter(_LOADED))]
         _LOADED[key] = _load(files)
-    return _LOADED[key]
+    return _LOADED[key], digest
 
 
 def fingerprint(extra_dirs: list[Path] | tuple = ()) -> str:

@@ -125,8 +125,7 @@ def run(
     does not show them (at a thousand ranks, an eighth of the time of a report that reads
     stored results and a third of its memory)."""
     root = Path(db)
-    files = catalog_mod.fingerprint(properties_dirs)
-    catalog = catalog_mod.load(properties_dirs)
+    catalog, files = catalog_mod.load_fingerprinted(properties_dirs)
     params = dict(params or {})
     _check_selection(catalog, properties, params)
     engines.check(engine_name)

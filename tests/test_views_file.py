@@ -10,7 +10,7 @@ import pytest
 from conftest import copy_of, small_trace
 
 from cosydb import database, docs, sqlviews, tables
-from cosydb.loading import load
+from cosydb.loading import load, load_runs
 
 #: What a views file defines, as DuckDB's own catalog functions list it.
 CATALOG = {
@@ -120,14 +120,14 @@ def test_without_a_place_to_keep_it_the_views_file_is_written(tmp_path, monkeypa
 
 @pytest.mark.parametrize("limit", [1, 2])
 def test_only_the_most_recently_used_are_kept(tmp_path, monkeypatch, limit):
-    """Three databases of one, two and three experiments: three views files, the newest kept."""
+    """Three databases of one, two and three experiments (loaded together): three views
+    files, the newest kept."""
     monkeypatch.setenv("COSYDB_CACHE_DIR", str(tmp_path / "kept"))
     monkeypatch.setattr(database, "KEPT_VIEWS_FILES", limit)
     run = small_trace(tmp_path)
     digests = []
     for n in range(1, 4):
-        for _ in range(n):
-            load(run, tmp_path / f"{n}.cosydb")
+        load_runs([run] * n, tmp_path / f"{n}.cosydb")
         digests += [p.name for p in kept(tmp_path / "kept") if p.name not in digests]
     assert len(digests) == 3
     assert [p.name for p in kept(tmp_path / "kept")] == sorted(digests[-limit:])
