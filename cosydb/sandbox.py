@@ -93,22 +93,13 @@ READING_TABLE_FUNCTIONS = frozenset(
 )
 
 
-def check_reads_only(query: str, allowed_functions: frozenset[str] = frozenset(), parser=None) -> None:
+def check_reads_only(query: str, allowed_functions: frozenset[str], parser) -> None:
     """Refuse (CosyError, one line) ``query`` unless it is one SELECT, or an EXPLAIN [ANALYZE]
     of one, calling no table function outside READING_TABLE_FUNCTIONS, ``duckdb_*``,
     ``pragma_*`` and ``allowed_functions``. Judged on DuckDB's own parse of the statement that
-    runs: EXPLAIN ANALYZE runs the statement it explains, so that statement is judged.
-    ``parser``: a DuckDB connection that parses it (only parses: runs nothing of it); default
-    one of its own (opening one costs about 10 ms)."""
-    import duckdb
-
-    if parser is not None:
-        return _check(parser, query, allowed_functions)
-    parser = duckdb.connect()
-    try:
-        _check(parser, query, allowed_functions)
-    finally:
-        parser.close()
+    runs (``parser``, a DuckDB connection: it only parses, running nothing of it): EXPLAIN
+    ANALYZE runs the statement it explains, so that statement is judged."""
+    _check(parser, query, allowed_functions)
 
 
 def _check(parser, query: str, allowed: frozenset[str]) -> None:
