@@ -99,10 +99,6 @@ def check_reads_only(query: str, allowed_functions: frozenset[str], parser) -> N
     ``pragma_*`` and ``allowed_functions``. Judged on DuckDB's own parse of the statement that
     runs (``parser``, a DuckDB connection: it only parses, running nothing of it): EXPLAIN
     ANALYZE runs the statement it explains, so that statement is judged."""
-    _check(parser, query, allowed_functions)
-
-
-def _check(parser, query: str, allowed: frozenset[str]) -> None:
     import duckdb
 
     statements = parser.extract_statements(query)
@@ -113,7 +109,7 @@ def _check(parser, query: str, allowed: frozenset[str]) -> None:
         explained = _explained(query)
         if explained is None:
             raise CosyError("sql", "an EXPLAIN must explain one SELECT; cosydb sql reads only")
-        return _check(parser, explained, allowed)
+        return check_reads_only(explained, allowed_functions, parser)
     if kind != duckdb.StatementType.SELECT:
         raise CosyError(
             "sql", f"a {kind.name} statement writes; cosydb sql reads only (--write allows it, or use cosydb shell)"
@@ -122,7 +118,8 @@ def _check(parser, query: str, allowed: frozenset[str]) -> None:
     if tree.get("error"):
         raise CosyError("sql", f"cannot check the statement: {tree.get('error_message')}")
     for name in _table_functions(tree):
-        if not (name in READING_TABLE_FUNCTIONS or name in allowed or name.startswith(("duckdb_", "pragma_"))):
+        reads = name in READING_TABLE_FUNCTIONS or name in allowed_functions or name.startswith(("duckdb_", "pragma_"))
+        if not reads:
             raise CosyError(
                 "sql",
                 f"the table function {name}() is not one that only reads; cosydb sql reads only (--write allows it)",

@@ -40,8 +40,8 @@ def test_names_are_printed_as_they_are_never_as_markup(tmp_path):
     assert sql.returncode == 0 and "arr[i]" in sql.stdout and "[/x] close" in sql.stdout, sql.stderr
     shown = {}
     for command in (("report", db, "--tree", "--threshold", "0"), ("cube", db), ("properties",)):
-        shown[command[0]] = cosydb(*command)
-        assert shown[command[0]].returncode == 0 and "Traceback" not in shown[command[0]].stderr, command
+        done = shown[command[0]] = cosydb(*command)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, (command, done.stderr)
     assert "experiment 1: [/y]run" in shown["report"].stdout
     paths = cosydb("sql", db, "SELECT path FROM callpaths ORDER BY path")
     assert "prog/main/arr[i]" in paths.stdout and "prog/main/[/x] close" in paths.stdout
