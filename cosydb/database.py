@@ -46,7 +46,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import SCHEMA_VERSION, __version__, docs, interrupts, outputs, sqlviews, tables
+from . import SCHEMA_VERSION, __version__, docs, interrupts, outputs, resources, sqlviews, tables
 from .errors import CosyError
 
 VIEWS_FILE = "cosydb.duckdb"
@@ -343,8 +343,11 @@ def registered(con: duckdb.DuckDBPyConnection, **arrow_tables: pa.Table):
 
 def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyConnection:
     """Open the database at ``root``, rewriting its views file first if the directory moved or
-    the sql/ definitions changed since it was written."""
+    the sql/ definitions changed since it was written. DuckDB runs on ``resources.threads()``
+    threads (``COSYDB_THREADS``, else the cores this process may use), as every command's
+    connection does, not on every core of the machine."""
     root = Path(root)
+    n_threads = resources.threads()
     if not root.exists():
         raise CosyError(root, outputs.broken_link(root) or "no such database")
     if not is_database(root):
@@ -375,6 +378,7 @@ def connect(root: str | os.PathLike, read_only: bool = True) -> duckdb.DuckDBPyC
                 f"but cannot be: {error.strerror or error}",
             ) from None
         con = _open(views, read_only)
+    con.execute(f"SET threads = {n_threads}")
     return interrupts.interruptible(con)
 
 

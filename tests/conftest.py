@@ -433,8 +433,10 @@ def assert_stored_tables_equal(ours: Path, theirs: Path, experiments: tuple[int,
 
 
 # pytest-xdist runs one worker per core: each worker's DuckDB uses one thread (cosydb's
-# documented COSYDB_THREADS), not one per core, so that the workers do not oversubscribe
-# the cores. A test that sets it itself (monkeypatch) still does.
+# documented COSYDB_THREADS, which every connection of database.connect honours), not one
+# per core, so that the workers do not oversubscribe the cores. A test that sets it itself
+# (monkeypatch) still does; the evaluation's entries side by side, which need two threads,
+# are tested on a connection set to two (test_evaluator).
 if os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ.setdefault("COSYDB_THREADS", "1")
 

@@ -124,7 +124,7 @@ def test_resources_come_from_options_environment_or_defaults(tmp_path, monkeypat
     import duckdb
     import pytest
 
-    from cosydb import resources
+    from cosydb import database, resources
     from cosydb.errors import CosyError
 
     con = duckdb.connect()
@@ -142,6 +142,15 @@ def test_resources_come_from_options_environment_or_defaults(tmp_path, monkeypat
     monkeypatch.delenv("COSYDB_MEMORY_LIMIT")
     db = markup_db(tmp_path)
     assert one_error_line(cosydb("report", db, "--memory-limit", "lots"))
+    # every connection to a database runs on COSYDB_THREADS threads, not only a command's own
+    monkeypatch.setenv("COSYDB_THREADS", "3")
+    con = database.connect(db)
+    assert con.execute("SELECT current_setting('threads')").fetchone()[0] == 3
+    con.close()
+    monkeypatch.setenv("COSYDB_THREADS", "some")
+    refused = cosydb("sql", db, "SELECT 1")
+    assert one_error_line(refused) and "COSYDB_THREADS: 'some' is not a positive number" in refused.stderr
+    monkeypatch.delenv("COSYDB_THREADS")
     b = TraceBuilder(1)
     with b[0].open("main", 0, 100):
         pass
