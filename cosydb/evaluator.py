@@ -50,6 +50,7 @@ class Rendered:
     views: list[str]
     baseline_views: list[str] = field(default_factory=list)  # the plain views it reads of the baseline
     engine_sql: str | None = None  # rendered for another engine than DuckDB (its dispatched macros)
+    tables: list[str] = field(default_factory=list)  # the stored tables it reads itself
 
 
 def table_columns(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, str]:
@@ -134,9 +135,11 @@ def _referrer(
     view of ``views`` the table ``view_<name>`` (appended to the views used), another table
     or view of sql/ only the experiment ``$p_experiment_id``. ``where`` names the template
     in errors. A catalog entry reads the loaded tables and the model, never the report
-    layer above it (reports/, the stored results); an ad-hoc ``query`` reads any."""
+    layer above it (reports/, the stored results); an ad-hoc ``query`` reads any. The lists:
+    the entries read, the plain views read, the other tables and views of sql/ read."""
     refs: list[str] = []
     used_views: list[str] = []
+    read: list[str] = []
 
     def ref(name: str) -> str:
         if name in catalog:
@@ -153,10 +156,11 @@ def _referrer(
             used_views.append(name)
             return _view_copy(name)
         if name in sql_objects:
+            read.append(name)
             return _of_experiment(name)
         raise CosyError(where, f"ref('{name}') names no property, pattern, table or view")
 
-    return ref, refs, used_views
+    return ref, refs, used_views, read
 
 
 def render(
@@ -179,7 +183,7 @@ def render(
     parent, unit, kind, evaluable: its requirements are met, sums_children: a category
     that sums its sub-metrics, waiting: a wait state that is time waiting for a partner
     and not part of another, whose time holds its own)."""
-    ref, refs, used_views = _referrer(catalog, sql_objects, views, prop.path, entry_rows)
+    ref, refs, used_views, read = _referrer(catalog, sql_objects, views, prop.path, entry_rows)
     baseline_views: list[str] = []
 
     def baseline_ref(name: str) -> str:
@@ -188,6 +192,7 @@ def render(
         if name in views:
             baseline_views.append(name)
             return _baseline_view_copy(name)
+        read.append(name)
         return _of_experiment(name, "p_baseline_id")
 
     sql = templating.render(
@@ -201,7 +206,12 @@ def render(
         catalog_tree=lambda roots: _catalog_tree(catalog, roots, unmet, prop.path),
     )
     return Rendered(
-        prop, sql, list(dict.fromkeys(refs)), list(dict.fromkeys(used_views)), list(dict.fromkeys(baseline_views))
+        prop,
+        sql,
+        list(dict.fromkeys(refs)),
+        list(dict.fromkeys(used_views)),
+        list(dict.fromkeys(baseline_views)),
+        tables=list(dict.fromkeys(read)),
     )
 
 
@@ -342,12 +352,34 @@ def evaluate(
     rows of the others are dropped as soon as every entry reading them is evaluated, so that
     memory holds only what the rest of the evaluation still reads. Properties' rows stay.
     ``tables_on``: the engine computing the rows (default ``DuckDBTables(con)``); ``con``
-    answers what the experiment holds (its requirements). On DuckDB the stored tables read
-    only the files of the experiment and its baseline meanwhile (``database.experiments_only``)."""
+    answers what the experiment holds (its requirements). On DuckDB the stored tables that the
+    evaluation reads read only the files of the experiment and its baseline meanwhile
+    (``database.experiments_only``)."""
     tables_on = tables_on or DuckDBTables(con)
+    unmet = Requirements(con, experiment_id, baseline_id)
+    items = plan(catalog, database.object_names(), selected, database.view_names(), unmet, tables_on.name)
+    if tables_on.name != "duckdb":
+        return _evaluate(con, catalog, experiment_id, values, items, unmet, baseline_id, keep_patterns, tables_on)
     read = [experiment_id] if baseline_id is None else [experiment_id, baseline_id]
-    with database.experiments_only(con, read) if tables_on.name == "duckdb" else contextlib.nullcontext():
-        return _evaluate(con, catalog, experiment_id, values, selected, baseline_id, keep_patterns, tables_on)
+    with database.experiments_only(con, read, _tables_read(items) | {"events"}):  # events: counted in _evaluate
+        return _evaluate(con, catalog, experiment_id, values, items, unmet, baseline_id, keep_patterns, tables_on)
+
+
+def _tables_read(items: list[Rendered]) -> set[str]:
+    """The stored tables that the entries ``items`` read, in their own SQL or in that of the
+    plain views whose copies they read (``_compute_view``)."""
+    stored = database.base_tables()
+    objects = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), stored)}
+    views = database.view_names()
+    read: set[str] = set()
+    pending = [name for item in items for name in (*item.tables, *item.views, *item.baseline_views)]
+    while pending:
+        name = pending.pop()
+        if name not in read:
+            read.add(name)
+            if name in views:
+                pending += objects[name].refs
+    return read & stored
 
 
 def _evaluate(
@@ -355,23 +387,22 @@ def _evaluate(
     catalog: dict[str, Property],
     experiment_id: int,
     values: dict | None,
-    selected: list[str] | None,
+    items: list[Rendered],
+    unmet: Requirements,
     baseline_id: int | None,
     keep_patterns: set[str] | None,
     tables_on,
 ) -> Evaluation:
-    """``evaluate``'s work: the plan's entries on ``tables_on.workers`` (one: in plan order, here;
+    """``evaluate``'s work: the plan's ``items`` on ``tables_on.workers`` (one: in plan order, here;
     several: side by side on threads). An entry starts once every entry it reads has a status,
     its plain views computed on ``tables_on`` first; entries after a failed one do not start,
     and the first failure in plan order is raised, as one at a time."""
     values = values or {}
-    sql_objects, views = database.object_names(), database.view_names()
-    unmet = Requirements(con, experiment_id, baseline_id)
+    views = database.view_names()
     status: dict[str, str] = {}
     seconds: dict[str, float] = {}
     computed_views: set[str] = set()
     objects = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), database.base_tables())}
-    items = plan(catalog, sql_objects, selected, views, unmet, tables_on.name)
     readers = {name: sum(name in item.refs for item in items) for name in catalog}
 
     def blocked(item: Rendered, bound: dict) -> str | None:
@@ -642,7 +673,7 @@ class Evaluation:
 
 def _render_query(catalog: dict[str, Property], sql: str, where) -> tuple[str, list[str]]:
     """``sql`` with its ``ref()`` calls resolved, and the catalog entries it names."""
-    ref, refs, _ = _referrer(catalog, database.object_names(), frozenset(), where, query=True)
+    ref, refs, *_ = _referrer(catalog, database.object_names(), frozenset(), where, query=True)
     return templating.render(sql, where, _environment(catalog), ref=ref), list(dict.fromkeys(refs))
 
 

@@ -93,6 +93,27 @@ def test_an_experiment_evaluated_beside_others_reads_only_its_own_files(tmp_path
     ]
 
 
+def test_an_evaluation_shadows_only_the_tables_it_reads(tmp_path, monkeypatch):
+    """Beside other experiments, an evaluation shadows the stored tables that its entries and
+    their plain views read (and events, which it counts), not every one of the 50: a view
+    each binds its files. mpi_latesender reads the Late Sender waits, not the counters."""
+    runs = [message_run(ns).write(tmp_path / f"{ns}" / "run") for ns in (300, 200)]
+    db = tmp_path / "two.cosydb"
+    load_runs(runs, db, ["late", "middle"])
+    shadowed = []
+    create = database.create_table_view
+
+    def recorded(con, table, experiments, temporary=False):
+        shadowed.append(table.name)
+        create(con, table, experiments, temporary)
+
+    monkeypatch.setattr(database, "create_table_view", recorded)
+    waits = evaluate(db, "mpi_latesender", experiment="middle")["results"]
+    assert [(r["rank"], r["value"]) for r in waits] == [(None, pytest.approx(200e-9)), (1, pytest.approx(200e-9))]
+    assert {"events", "mpi_latesender_waits"} <= set(shadowed) and "counter_summary" not in shadowed
+    assert len(set(shadowed)) < 10 < len(tables.stored())
+
+
 def test_batches_group_runs_of_the_same_tables_within_one_partition(tmp_path):
     """``_batches``: runs whose loader wrote the same tables, in load order, at most ``limit``
     events together; a run beyond the limit alone."""
