@@ -50,7 +50,7 @@ class Rendered:
     views: list[str]
     baseline_views: list[str] = field(default_factory=list)  # the plain views it reads of the baseline
     engine_sql: str | None = None  # rendered for another engine than DuckDB (its dispatched macros)
-    tables: list[str] = field(default_factory=list)  # the stored tables it reads itself
+    tables: list[str] = field(default_factory=list)  # the other tables and views of sql/ its ref() calls read
 
 
 def table_columns(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, str]:
