@@ -356,21 +356,24 @@ def evaluate(
     evaluation reads read only the files of the experiment and its baseline meanwhile
     (``database.experiments_only``)."""
     tables_on = tables_on or DuckDBTables(con)
-    unmet = Requirements(con, experiment_id, baseline_id)
-    items = plan(catalog, database.object_names(), selected, database.view_names(), unmet, tables_on.name)
-    if tables_on.name != "duckdb":
-        return _evaluate(con, catalog, experiment_id, values, items, unmet, baseline_id, keep_patterns, tables_on)
-    read = [experiment_id] if baseline_id is None else [experiment_id, baseline_id]
-    with database.experiments_only(con, read, _tables_read(items) | {"events"}):  # events: counted in _evaluate
-        return _evaluate(con, catalog, experiment_id, values, items, unmet, baseline_id, keep_patterns, tables_on)
-
-
-def _tables_read(items: list[Rendered]) -> set[str]:
-    """The stored tables that the entries ``items`` read, in their own SQL or in that of the
-    plain views whose copies they read (``_compute_view``)."""
-    stored = database.base_tables()
+    stored, views = database.base_tables(), database.view_names()
     objects = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), stored)}
-    views = database.view_names()
+    unmet = Requirements(con, experiment_id, baseline_id)
+    items = plan(catalog, stored | set(objects), selected, views, unmet, tables_on.name)  # = database.object_names()
+    run = functools.partial(
+        _evaluate, con, catalog, experiment_id, values, items, unmet, (objects, views), baseline_id, keep_patterns
+    )
+    if tables_on.name != "duckdb":
+        return run(tables_on)
+    read = [experiment_id] if baseline_id is None else [experiment_id, baseline_id]
+    shadowed = _tables_read(items, objects, views) & stored | {"events"}  # events: counted in _evaluate
+    with database.experiments_only(con, read, shadowed):
+        return run(tables_on)
+
+
+def _tables_read(items: list[Rendered], objects: dict[str, sqlviews.SqlObject], views: set[str]) -> set[str]:
+    """The tables and objects of sql/ that the entries ``items`` read, in their own SQL or in
+    that of the plain views (``views``, of ``objects``) whose copies they read (``_compute_view``)."""
     read: set[str] = set()
     pending = [name for item in items for name in (*item.tables, *item.views, *item.baseline_views)]
     while pending:
@@ -379,7 +382,7 @@ def _tables_read(items: list[Rendered]) -> set[str]:
             read.add(name)
             if name in views:
                 pending += objects[name].refs
-    return read & stored
+    return read
 
 
 def _evaluate(
@@ -389,20 +392,21 @@ def _evaluate(
     values: dict | None,
     items: list[Rendered],
     unmet: Requirements,
+    model: tuple[dict[str, sqlviews.SqlObject], set[str]],
     baseline_id: int | None,
     keep_patterns: set[str] | None,
     tables_on,
 ) -> Evaluation:
     """``evaluate``'s work: the plan's ``items`` on ``tables_on.workers`` (one: in plan order, here;
-    several: side by side on threads). An entry starts once every entry it reads has a status,
-    its plain views computed on ``tables_on`` first; entries after a failed one do not start,
-    and the first failure in plan order is raised, as one at a time."""
+    several: side by side on threads); ``model``: the objects of sql/ by name and its plain
+    views. An entry starts once every entry it reads has a status, its plain views computed
+    on ``tables_on`` first; entries after a failed one do not start, and the first failure in
+    plan order is raised, as one at a time."""
     values = values or {}
-    views = database.view_names()
+    objects, views = model
     status: dict[str, str] = {}
     seconds: dict[str, float] = {}
     computed_views: set[str] = set()
-    objects = {o.name: o for o in sqlviews.ordered(sqlviews.load_objects(), database.base_tables())}
     readers = {name: sum(name in item.refs for item in items) for name in catalog}
 
     def blocked(item: Rendered, bound: dict) -> str | None:
